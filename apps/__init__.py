@@ -1,0 +1,1 @@
+"""Composition: the table app, per-game views and input, persistence, the CLI."""

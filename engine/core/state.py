@@ -1,0 +1,252 @@
+"""The contract every game implements: `Game` and `State`.
+
+Modelled on OpenSpiel's State and python-chess's Board. A game subclasses
+`State` and provides the rules (`_legal_texts`, `_apply`), while this base
+class owns what must behave the same in every game: checking whose turn it is,
+rejecting illegal input *before* anything changes, caching legal actions,
+keeping the history, and parsing notation.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .action import CHANCE, Action, Event, normalise
+from .data import GameData
+from .errors import IllegalAction
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: a name, a default, the values allowed and a line of help."""
+
+    name: str
+    default: Any
+    help: str
+    choices: Sequence[Any] | None = None
+
+    def check(self, value: Any) -> Any:
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise ValueError(f"option {self.name} must be one of {allowed} (got {value!r})")
+        return value
+
+
+def seat_name(player: int) -> str:
+    """How the engine names a seat in messages: 'seat 1' is index 0."""
+    return "the draw" if player == CHANCE else f"seat {player + 1}"
+
+
+class Game(ABC):
+    """One title: its name, player counts, options and a factory of states."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self) -> None:
+        self._data: GameData | None = None
+
+    @abstractmethod
+    def load_data(self, override: str | None = None) -> GameData:
+        """Read this game's component data (package file plus user override)."""
+
+    def data(self) -> GameData:
+        """The default data, loaded once per process."""
+        if self._data is None:
+            self._data = self.load_data()
+        return self._data
+
+    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and check values; unknown option names are an error."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, not {players}"
+            )
+        given = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = set(given) - set(known)
+        if unknown:
+            raise ValueError(f"{self.title} has no option {', '.join(sorted(unknown))}")
+        return {name: o.check(given.get(name, o.default)) for name, o in known.items()}
+
+    @abstractmethod
+    def new_state(
+        self,
+        players: int,
+        seed: int = 0,
+        options: Mapping[str, Any] | None = None,
+        data: GameData | None = None,
+    ) -> State:
+        """The state before the first action (setup draws are chance actions)."""
+
+    @abstractmethod
+    def state_from_dict(self, d: Mapping[str, Any], data: GameData | None = None) -> State:
+        """Inverse of `State.to_dict()`."""
+
+    def flow_diagram(self) -> str:
+        """The phase machine as Mermaid text."""
+        raise NotImplementedError
+
+
+class State(ABC):
+    """A position of one game. Subclasses keep their fields plain and copyable."""
+
+    game: ClassVar[Game]
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
+        self.players = players
+        self.seed = seed
+        self.options = options
+        self.data = data
+        self.history: list[Action] = []
+        self._legal: tuple[Action, ...] | None = None
+
+    # --- what a game provides -------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """A seat index, CHANCE, or None once the game is over."""
+
+    @abstractmethod
+    def _legal_texts(self) -> Sequence[str]:
+        """Notation of every legal action of the current player (not called when over)."""
+
+    @abstractmethod
+    def _apply(self, text: str) -> list[Event]:
+        """Carry out a legal action. Never raises for an action from `_legal_texts`."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Points (or money) per seat; final once `is_over()`."""
+
+    @abstractmethod
+    def winner(self) -> list[int]:
+        """Winning seats after the rulebook's tie-breaks; several only for a shared win."""
+
+    @abstractmethod
+    def _fields(self) -> dict[str, Any]:
+        """The game-specific part of `to_dict()`: JSON types only."""
+
+    @abstractmethod
+    def _load_fields(self, d: Mapping[str, Any]) -> None:
+        """Inverse of `_fields()`."""
+
+    def explain(self, text: str) -> str | None:
+        """Why `text` is not allowed now, naming the rule; None for the generic message."""
+        return None
+
+    def chance_weights(self) -> Sequence[float] | None:
+        """Weights of the chance outcomes (same order as legal actions); None = uniform."""
+        return None
+
+    def invariants(self) -> list[str]:
+        """Broken invariants (empty when all hold); the conformance suite checks them."""
+        return []
+
+    def describe(self) -> str:
+        """A sentence about what the state waits for, for prompts and error messages."""
+        player = self.current_player()
+        if player is None:
+            return "The game is over."
+        return f"Waiting for {seat_name(player)}."
+
+    # --- the shared contract ----------------------------------------------------
+    def is_over(self) -> bool:
+        return self.current_player() is None
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Legal actions of the current player, cached until the next `apply`."""
+        legal = self._legal
+        if legal is None:
+            player = self.current_player()
+            legal = () if player is None else tuple(Action(player, t) for t in self._legal_texts())
+            self._legal = legal
+        return legal
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """The pending draw's outcomes with probabilities (empty unless CHANCE is to act)."""
+        if self.current_player() != CHANCE:
+            return []
+        legal = self.legal_actions()
+        weights = self.chance_weights() or [1.0] * len(legal)
+        total = float(sum(weights))
+        return [(a, w / total) for a, w in zip(legal, weights, strict=True)]
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply a legal action and return what happened; illegal input changes nothing."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        elif action not in self.legal_actions():
+            self._reject(action.player, action.text)
+        self._legal = None
+        events = self._apply(action.text)
+        self.history.append(action)
+        return events
+
+    def parse_action(self, text: str, player: int | None = None) -> Action:
+        """The legal action whose notation is `text`, for `player` if given.
+
+        Raises IllegalAction naming the rule when no legal action matches.
+        """
+        canon = normalise(text)
+        current = self.current_player()
+        if player is None or player == current:
+            for action in self.legal_actions():
+                if action.text == canon:
+                    return action
+        self._reject(current if player is None else player, canon)
+        raise AssertionError("unreachable")
+
+    def _reject(self, player: int | None, text: str) -> None:
+        current = self.current_player()
+        if current is None:
+            raise IllegalAction(f"The game is over; '{text}' cannot be played.")
+        if player != current:
+            who = seat_name(current) if current != CHANCE else "a card or tile draw"
+            raise IllegalAction(
+                f"It is not {seat_name(player if player is not None else current)}'s turn: "
+                f"now it is {who}'s. {self.describe()}"
+            )
+        reason = self.explain(text)
+        if reason is None:
+            options = ", ".join(a.text for a in self.legal_actions()[:12])
+            more = "" if len(self.legal_actions()) <= 12 else ", ..."
+            reason = f"'{text}' is not possible now. {self.describe()} Possible: {options}{more}."
+        raise IllegalAction(reason)
+
+    # --- persistence --------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data; `Game.state_from_dict` restores an identical state."""
+        return {
+            "game": self.game.name,
+            "players": self.players,
+            "seed": self.seed,
+            "options": dict(self.options),
+            "data": self.data.digest,
+            "history": [[a.player, a.text] for a in self.history],
+            **self._fields(),
+        }
+
+    def _restore_common(self, d: Mapping[str, Any]) -> None:
+        self.history = [Action(p, t) for p, t in d["history"]]
+        self._load_fields(d)
+        self._legal = None
+
+    def clone(self) -> State:
+        """An independent copy; subclasses may override with a faster field copy."""
+        new = copy.copy(self)
+        for key, value in self.__dict__.items():
+            if key in ("data", "options"):
+                continue
+            new.__dict__[key] = copy.deepcopy(value)
+        new._legal = self._legal
+        return new
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.players}p after {len(self.history)} actions>"

@@ -1,0 +1,1 @@
+"""Serial links to peripherals: card scanners and a table microcontroller."""

@@ -1,0 +1,1 @@
+"""Hardware only, knowing no game: buttons, LED strips, colour pipeline, layouts."""

@@ -1,0 +1,14 @@
+"""Shared test configuration.
+
+Hypothesis runs derandomised in CI so a red build is reproducible.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")

@@ -1,0 +1,162 @@
+"""The shared conformance suite: every game registered in `engine` runs all of it.
+
+Playout counts: TAVOLA_PLAYOUTS (default 200 per player count, as CI requires).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+import engine
+from engine.core import CHANCE, Action, IllegalAction
+
+from .conformance import final_state, new_state, other_seat, playout, snapshot
+
+PLAYOUTS = int(os.environ.get("TAVOLA_PLAYOUTS", "200"))
+DEEP = int(os.environ.get("TAVOLA_DEEP_PLAYOUTS", "6"))
+
+CASES = [
+    pytest.param(name, n, id=f"{name}-{n}p")
+    for name in engine.games()
+    for n in range(engine.get(name).min_players, engine.get(name).max_players + 1)
+]
+
+
+def test_games_are_registered() -> None:
+    assert "strozzi" in engine.games()
+    for name in engine.games():
+        game = engine.get(name)
+        assert game.name == name
+        assert 1 <= game.min_players <= game.max_players
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_random_playouts_terminate_with_invariants(name: str, players: int) -> None:
+    """Random games end; invariants hold at every step; scores and winner exist at the end."""
+    game = engine.get(name)
+    total_actions = 0
+    for seed in range(PLAYOUTS):
+        state = None
+        for state, _action in playout(game, players, seed):
+            broken = state.invariants()
+            assert not broken, f"seed {seed} step {len(state.history)}: {broken}"
+            total_actions += 1
+        assert state is not None
+        # the loop leaves `state` advanced past its last action: it is over now
+        assert state.is_over() and state.current_player() is None
+        assert state.legal_actions() == ()
+        assert not state.invariants()
+        scores = state.scores()
+        assert len(scores) == players and all(isinstance(s, int) for s in scores)
+        winners = state.winner()
+        assert winners and set(winners) <= set(range(players))
+        assert len(set(winners)) == len(winners)
+    assert total_actions > PLAYOUTS  # every game took more than one action
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_legal_action_applies_and_notation_round_trips(name: str, players: int) -> None:
+    """At every step, each legal action applies to a clone; str() and parse_action invert."""
+    game = engine.get(name)
+    for seed in range(DEEP):
+        for state, _ in playout(game, players, 10_000 + seed):
+            legal = state.legal_actions()
+            assert legal, "a game that is not over must offer an action"
+            assert len({a.text for a in legal}) == len(legal), "duplicate notation"
+            for action in legal:
+                assert state.parse_action(str(action)) == action
+                assert state.parse_action(str(action).upper()) == action
+                trial = state.clone()
+                trial.apply(action)
+                assert not trial.invariants()
+            if state.current_player() == CHANCE:
+                probs = [p for _, p in state.chance_outcomes()]
+                assert abs(sum(probs) - 1.0) < 1e-9 and all(p > 0 for p in probs)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_illegal_inputs_raise_and_change_nothing(name: str, players: int) -> None:
+    """Another seat's action, unknown notation and another phase's action are refused."""
+    from engine.core import derive
+
+    game = engine.get(name)
+    rng = derive(7, "illegal", name, players)
+    for seed in range(DEEP):
+        seen: set[str] = set()
+        for state, _ in playout(game, players, 20_000 + seed):
+            seen.update(a.text for a in state.legal_actions())
+            before = snapshot(state)
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            intruder = other_seat(state, rng)
+            attempts = (
+                (state.apply, (Action(intruder, action.text),), {}),
+                (state.parse_action, (action.text,), {"player": intruder}),
+                (state.apply, ("xyzzy 42",), {}),
+                (state.apply, ("",), {}),
+                (state.apply, (Action(action.player, action.text + " extra"),), {}),
+            )
+            for call, args, kwargs in attempts:
+                with pytest.raises(IllegalAction) as info:
+                    call(*args, **kwargs)
+                assert str(info.value).strip(), "an IllegalAction needs a message"
+                assert snapshot(state) == before
+            elsewhere = sorted(seen - {a.text for a in legal})
+            for text in rng.sample(elsewhere, min(3, len(elsewhere))):
+                with pytest.raises(IllegalAction):
+                    state.apply(text)
+                assert snapshot(state) == before
+        over = final_state(game, players, 20_000 + seed)
+        before = snapshot(over)
+        for text in sorted(seen)[:5]:
+            with pytest.raises(IllegalAction, match="over"):
+                over.apply(text)
+        assert snapshot(over) == before
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_dict_and_clone_round_trips_continue_identically(name: str, players: int) -> None:
+    """from_dict(to_dict(s)) and s.clone() at random steps play on exactly like s."""
+    game = engine.get(name)
+    for seed in range(DEEP):
+        actions = [a for _, a in playout(game, players, 30_000 + seed)]
+        cut = (seed * 7919) % max(1, len(actions))
+        state = new_state(game, players, 30_000 + seed)
+        for action in actions[:cut]:
+            state.apply(action)
+        restored = game.state_from_dict(json.loads(json.dumps(state.to_dict())))
+        copied = state.clone()
+        assert snapshot(restored) == snapshot(state) == snapshot(copied)
+        for action in actions[cut:]:
+            events = [s.apply(action) for s in (state, restored, copied)]
+            assert events[0] == events[1] == events[2]
+            assert snapshot(restored) == snapshot(state) == snapshot(copied)
+        assert state.is_over() and restored.is_over() and copied.is_over()
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_clone_is_independent(name: str, players: int) -> None:
+    game = engine.get(name)
+    for state, action in playout(game, players, 40_000):
+        before = snapshot(state)
+        other = state.clone()
+        other.apply(action)
+        assert snapshot(state) == before
+        if len(state.history) > 40:
+            break
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_seed_and_actions_reproduce_the_state(name: str, players: int) -> None:
+    """Determinism: the same seed and action texts give the same state."""
+    game = engine.get(name)
+    for seed in range(3):
+        end = final_state(game, players, 50_000 + seed)
+        replay = new_state(game, players, 50_000 + seed)
+        for action in end.history:
+            replay.apply(str(action))
+        assert snapshot(replay) == snapshot(end)
+        assert replay.scores() == end.scores() and replay.winner() == end.winner()
