@@ -49,9 +49,12 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
+    state_class: ClassVar[type[State]]
+    """The game's State subclass; `Game.__init__` links it back to this game."""
 
     def __init__(self) -> None:
         self._data: GameData | None = None
+        self.state_class.game = self
 
     @abstractmethod
     def load_data(self, override: str | None = None) -> GameData:
