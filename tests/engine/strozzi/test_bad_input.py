@@ -1,0 +1,103 @@
+"""Bad input: each refusal is an IllegalAction naming the rule, and changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.core import Action, IllegalAction
+from engine.strozzi import GAME
+
+from .helpers import play, started, take
+
+
+def refused(state, text: str, match: str, player: int | None = None) -> None:
+    before = json.dumps(state.to_dict(), sort_keys=True)
+    with pytest.raises(IllegalAction, match=match):
+        if player is None:
+            state.apply(text)
+        else:
+            state.apply(Action(player, text))
+    assert json.dumps(state.to_dict(), sort_keys=True) == before
+
+
+def test_wrong_seat() -> None:
+    state = started(4)
+    state.apply("draw 2")
+    refused(state, "flag pirate", "not seat 3's turn: now it is seat 1's", player=2)
+    with pytest.raises(IllegalAction, match="not seat 2's turn"):
+        state.parse_action("pass", player=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("sail away", "not Strozzi notation"),
+        ("draw", "no ship card ''"),
+        ("draw 99", "no ship card '99'"),
+        ("draw seven", "no ship card 'seven'"),
+    ],
+)
+def test_unknown_or_malformed_notation(text: str, match: str) -> None:
+    state = started(3)
+    refused(state, text, match)
+
+
+def test_unknown_token() -> None:
+    refused(GAME.new_state(3), "reveal arts-3", "no progress token 'arts-3'")
+
+
+def test_ship_already_drawn_this_round() -> None:
+    state = started(3)
+    play(state, "draw 5", "pass", "pass", "pass")
+    refused(state, "draw 5", "already come up this round")
+
+
+def test_second_ship_in_the_same_port() -> None:
+    """'Each player may place only one ship with his flag in each port during a round.'"""
+    state = started(3)
+    take(state, 2, "pirate", "venice")
+    take(state, 3, "pirate", "rome")
+    take(state, 4, "pirate", "naples")
+    play(state, "draw 5", "flag plus")
+    refused(state, "port venice", "already have a ship in Venice this round")
+
+
+def test_used_flag() -> None:
+    state = started(3)
+    take(state, 2, "pirate", "venice")
+    take(state, 3, "pirate", "rome")
+    take(state, 4, "pirate", "naples")
+    state.apply("draw 5")
+    refused(state, "flag pirate", "pirate flag is already used this round")
+    refused(state, "flag green", "no 'green' flag")
+
+
+def test_only_a_pirate_flag_seizes_a_flagged_ship() -> None:
+    state = started(3)
+    play(state, "draw 2", "flag plus")
+    refused(state, "flag goods", "only be seized with a pirate flag")
+
+
+def test_florence_is_not_a_port() -> None:
+    """'Florence is not considered a port, so a player cannot place a ship there.'"""
+    state = started(3)
+    play(state, "draw 2", "flag pirate")
+    refused(state, "port florence", "Florence is not a port")
+    refused(state, "port genoa", "no port 'genoa'")
+
+
+def test_action_of_another_phase() -> None:
+    state = started(3)
+    state.apply("draw 2")
+    refused(state, "port rome", "not possible now. Seat 1 decides on ship 2")
+    refused(state, "token arts-2", "not possible now")
+
+
+def test_action_after_the_game_ended() -> None:
+    state = GAME.new_state(3)
+    while not state.is_over():
+        state.apply(state.legal_actions()[-1])
+    refused(state, "draw 1", "The game is over")
+    refused(state, "pass", "The game is over", player=0)
