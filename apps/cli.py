@@ -11,9 +11,7 @@ import argparse
 import importlib
 import sys
 
-COMMAND_MODULES = (
-    "apps.commands.engine_cmds",
-)
+COMMAND_MODULES = ("apps.commands.engine_cmds",)
 
 EPILOG = """\
 examples:

@@ -63,6 +63,10 @@ class Flow:
             show_state_attributes=False,
         )
         text = model.get_graph().draw(None)  # type: ignore[attr-defined]
-        # Drop the "active state" styling: a committed diagram shows no live state.
-        lines = [ln.rstrip() for ln in text.splitlines() if not ln.strip().startswith("Class ")]
-        return "\n".join(lines).strip() + "\n"
+        # Start at the diagram itself (the front matter transitions writes is not
+        # Mermaid's `title:` form) and drop the live-state styling: a committed
+        # diagram shows no current state.
+        lines = text.splitlines()
+        lines = lines[next(i for i, ln in enumerate(lines) if ln.startswith("stateDiagram")) :]
+        kept = [ln.rstrip() for ln in lines if not ln.strip().startswith(("Class ", "classDef "))]
+        return "\n".join(kept).strip() + "\n"

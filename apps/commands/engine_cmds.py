@@ -1,0 +1,221 @@
+"""Engine-only commands: demo (bots, no hardware), selfplay, replay, data, diagram."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.core import CHANCE, DataError, IllegalAction, State, derive, random_action
+from engine.core.data import user_override_path
+
+
+def _game_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", choices=engine.games(), help="which game")
+
+
+def _seat(player: int) -> str:
+    return "draw" if player == CHANCE else f"seat {player + 1}"
+
+
+def bot_game(game: engine.Game, players: int, seed: int) -> State:
+    """Play one game with uniformly random bots and app-drawn chance from `seed`."""
+    state = game.new_state(players, seed=seed)
+    rng = derive(seed, "bots", game.name)
+    while not state.is_over():
+        state.apply(random_action(state, rng))
+    return state
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    game = engine.get(args.game)
+    players = args.players or game.min_players
+    state = bot_game(game, players, args.seed)
+    out = sys.stdout
+    out.write(f"{game.title}: {players} players, seed {args.seed}, random bots\n")
+    for i, action in enumerate(state.history, 1):
+        out.write(f"{i:5d}  {_seat(action.player):7s} {action.text}\n")
+    scores = ", ".join(f"seat {s + 1}: {v}" for s, v in enumerate(state.scores()))
+    out.write(f"final scores: {scores}\n")
+    out.write(f"winner: {', '.join(f'seat {s + 1}' for s in state.winner())}\n")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    game = engine.get(args.game)
+    players = args.players or game.min_players
+    actions = errors = 0
+    first_error = ""
+    start = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        state = game.new_state(players, seed=seed)
+        rng = derive(seed, "bots", game.name)
+        try:
+            while not state.is_over():
+                state.apply(random_action(state, rng))
+                actions += 1
+        except Exception as exc:  # an engine bug: count it, report the first, keep going
+            errors += 1
+            first_error = first_error or f"seed {seed}: {type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    report: dict[str, Any] = {
+        "game": game.name,
+        "players": players,
+        "games": args.games,
+        "actions": actions,
+        "errors": errors,
+        "seconds": round(seconds, 4),
+        "games_per_s": round(args.games / seconds, 2) if seconds else None,
+        "us_per_action": round(seconds / actions * 1e6, 2) if actions else None,
+    }
+    if first_error:
+        report["first_error"] = first_error
+    print(json.dumps(report))
+    return 1 if errors else 0
+
+
+def load_record(path: Path) -> dict[str, Any]:
+    """Read a recorded game; a bad file is a clear message, not a traceback."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SystemExit(f"tavola replay: cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"tavola replay: {path} is not JSON: {exc}") from None
+    missing = [k for k in ("game", "players", "actions") if k not in record]
+    if missing:
+        raise SystemExit(f"tavola replay: {path} lacks {', '.join(missing)}")
+    return record
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = load_record(Path(args.file))
+    try:
+        game = engine.get(record["game"])
+        state = game.new_state(
+            int(record["players"]), seed=int(record.get("seed", 0)), options=record.get("options")
+        )
+    except (KeyError, ValueError) as exc:
+        raise SystemExit(f"tavola replay: {exc}") from None
+    for position, item in enumerate(record["actions"], 1):
+        seat, text = (item[0], item[1]) if isinstance(item, list) else (None, str(item))
+        try:
+            state.apply(state.parse_action(text, player=seat))
+        except IllegalAction as exc:
+            print(
+                json.dumps({"ok": False, "position": position, "action": text, "reason": str(exc)})
+            )
+            return 1
+    summary = {
+        "ok": True,
+        "game": game.name,
+        "players": state.players,
+        "actions": len(state.history),
+        "over": state.is_over(),
+        "scores": state.scores(),
+        "winner": state.winner() if state.is_over() else [],
+    }
+    print(json.dumps(summary))
+    return 0
+
+
+def cmd_data(args: argparse.Namespace) -> int:
+    game = engine.get(args.game)
+    try:
+        data = game.load_data(override=args.override)
+    except DataError as exc:
+        print(f"tavola data: {exc}", file=sys.stderr)
+        return 1
+    groups = data.groups.values()
+    if args.provisional:
+        groups = [g for g in groups if g.provenance == "provisional"]
+    width = max((len(g.name) for g in data.groups.values()), default=10)
+    print(f"{game.title} component data ({data.origin}, digest {data.digest})")
+    for group in groups:
+        print(f"  {group.name:<{width}}  {group.provenance:<11}  {group.source}")
+    count = len(data.provisional())
+    print(
+        f"{count} of {len(data.groups)} value groups are provisional; "
+        f"correct them in {user_override_path(game.name)}"
+    )
+    return 0
+
+
+def diagram_markdown(game: engine.Game) -> str:
+    return f"# {game.title} phases\n\n```mermaid\n{game.flow_diagram()}```\n"
+
+
+def cmd_diagram(args: argparse.Namespace) -> int:
+    game = engine.get(args.game)
+    text = diagram_markdown(game)
+    if args.write:
+        path = Path("docs/flows") / f"{game.name}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo",
+        help="bots play a whole game and print the log and scores",
+        description="Random bots play a whole game; the same seed prints the "
+        "same log byte for byte.",
+    )
+    _game_arg(p)
+    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=int, default=1, help="seed for bots and draws (default 1)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser(
+        "selfplay",
+        help="play many bot games; print one JSON line of figures",
+        description="Plays N games with random bots and prints game, players, "
+        "games, actions, errors, seconds, games_per_s, us_per_action. "
+        "Exit status 1 if any game raised an error.",
+    )
+    _game_arg(p)
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser(
+        "replay",
+        help="replay a recorded game and print its summary as JSON",
+        description="FILE is JSON with game, players, seed, options and actions "
+        "(notation strings, or [seat, text] pairs with 0-based seats"
+        "). Prints the final summary, or the first illegal action "
+        "with its position and reason (exit status 1).",
+    )
+    p.add_argument("file", help="the recorded game (JSON)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "data",
+        help="list a game's component data and its provenance",
+        description="Lists every value group of a game's component data and "
+        "whether it comes from the rulebook, is derived, public or "
+        "provisional.",
+    )
+    _game_arg(p)
+    p.add_argument("--provisional", action="store_true", help="list provisional groups only")
+    p.add_argument("--override", help="apply this override file instead of the user's")
+    p.set_defaults(func=cmd_data)
+
+    p = sub.add_parser(
+        "diagram",
+        help="print a game's phase machine as a Mermaid diagram",
+        description="Generated from the game's transitions machine itself.",
+    )
+    _game_arg(p)
+    p.add_argument("--write", action="store_true", help="write docs/flows/GAME.md")
+    p.set_defaults(func=cmd_diagram)

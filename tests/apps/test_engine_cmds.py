@@ -1,0 +1,124 @@
+"""The engine commands, run as a user runs them: the installed `tavola` in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+_SCRIPT = Path(sys.executable).with_name("tavola")
+TAVOLA = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "apps.cli"]
+
+
+def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run([*TAVOLA, *args], capture_output=True, text=True, timeout=120)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_demo_is_byte_identical_for_the_same_seed() -> None:
+    first = run("demo", "strozzi", "--players", "4", "--seed", "7").stdout
+    second = run("demo", "strozzi", "--players", "4", "--seed", "7").stdout
+    other = run("demo", "strozzi", "--players", "4", "--seed", "8").stdout
+    assert first == second and first != other
+    assert first.startswith("Strozzi: 4 players, seed 7")
+    assert "final scores: seat 1:" in first and "winner: seat" in first
+
+
+def test_selfplay_prints_one_json_line_of_figures() -> None:
+    out = run("selfplay", "strozzi", "--games", "5", "--players", "3").stdout
+    lines = out.strip().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    for key in (
+        "game",
+        "players",
+        "games",
+        "actions",
+        "errors",
+        "seconds",
+        "games_per_s",
+        "us_per_action",
+    ):
+        assert key in report
+    assert report["game"] == "strozzi" and report["games"] == 5 and report["errors"] == 0
+    assert report["actions"] > 5 * 50
+
+
+def test_replay_of_a_demo_game_matches_its_scores(tmp_path: Path) -> None:
+    from apps.commands.engine_cmds import bot_game
+    from engine import get
+
+    state = bot_game(get("strozzi"), 5, 3)
+    record = {
+        "game": "strozzi",
+        "players": 5,
+        "seed": 3,
+        "actions": [a.text for a in state.history],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    summary = json.loads(run("replay", str(path)).stdout)
+    assert summary["ok"] and summary["over"]
+    assert summary["scores"] == state.scores() and summary["winner"] == state.winner()
+
+
+def test_replay_reports_the_first_illegal_action(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    record = {
+        "game": "strozzi",
+        "players": 3,
+        "seed": 0,
+        "actions": [
+            "reveal arts-2",
+            "reveal arts-2",
+            "reveal arts-2",
+            "draw 4",
+            "flag pirate",
+            "port florence",
+        ],
+    }
+    path.write_text(json.dumps(record))
+    proc = run("replay", str(path), check=False)
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert report["ok"] is False and report["position"] == 6
+    assert "Florence is not a port" in report["reason"]
+
+
+@pytest.mark.parametrize("content", ["not json", '{"game": "strozzi"}'])
+def test_replay_of_a_broken_file_is_a_message(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(content)
+    proc = run("replay", str(path), check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "tavola replay:" in proc.stderr
+
+
+def test_data_lists_provenance_and_provisional_groups() -> None:
+    out = run("data", "strozzi").stdout
+    assert "ships  " in out or "ships " in out
+    assert "provisional" in out and "rulebook" in out
+    only = run("data", "strozzi", "--provisional").stdout
+    assert "goods_rome" not in only and "goods_venice_naples" in only
+
+
+def test_data_override_file_replaces_values(tmp_path: Path) -> None:
+    override = tmp_path / "strozzi.toml"
+    override.write_text("[track]\nlast_space = 12\nbonus = { 4 = 5, 8 = 10, 12 = 15 }\n")
+    out = run("data", "strozzi", "--override", str(override)).stdout
+    assert "track" in out and "override" in out
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[track]\nlength = 3\n")
+    proc = run("data", "strozzi", "--override", str(bad), check=False)
+    assert proc.returncode == 1 and "unknown keys: length" in proc.stderr
+
+
+def test_help_lists_the_commands() -> None:
+    out = run("--help").stdout
+    for command in ("demo", "selfplay", "replay", "data"):
+        assert command in out
