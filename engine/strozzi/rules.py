@@ -435,16 +435,18 @@ class StrozziState(State):
     def _score_round(self, events: list[Event]) -> None:
         r = self.rules
         for p, queue in enumerate(self.ports):
-            for entry, points in zip(queue, r.ship_points, strict=False):
-                self._award(entry[1], points, "ship", events, city=r.ports[p])
+            for rank, (entry, points) in enumerate(zip(queue, r.ship_points, strict=False), 1):
+                self._award(entry[1], points, "ship", events, city=r.ports[p], rank=rank)
         for c, city in enumerate(r.cities):
             ranked = [s for s in self._rank(c) if self.pos[c][s] > 0]
-            for seat, points in zip(ranked, r.marker_points, strict=False):
-                self._award(seat, points, "marker", events, city=city)
+            for rank, (seat, points) in enumerate(zip(ranked, r.marker_points, strict=False), 1):
+                self._award(
+                    seat, points, "marker", events, city=city, rank=rank, space=self.pos[c][seat]
+                )
             for seat in ranked:
                 bonus = r.bonus.get(self.pos[c][seat])
                 if bonus:
-                    self._award(seat, bonus, "bonus", events, city=city)
+                    self._award(seat, bonus, "bonus", events, city=city, space=self.pos[c][seat])
         events.append(Event("round_scored", {"round": self.round, "money": list(self.money)}))
         if self.round >= r.rounds:
             self._score_progress(events)
