@@ -1,0 +1,95 @@
+"""rpi_ws281x's `PixelStrip`: DMA-driven WS281x/SK6812 output on PWM, PCM or SPI pins.
+
+Refuses to construct the real class anywhere it cannot work, before importing
+it: off a Pi it segfaults at interpreter exit, the Pi 5's RP1 chip is not
+supported, and PWM/PCM need `/dev/mem` (root). Each refusal names the fix.
+Colours go to the library in RGB(W); it reorders for `strip_type` itself, so
+our own gamma and brightness run and the library's are left at identity.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from hw.config import WS281X_PINS as PINS
+from hw.pi import MODEL_PATH, is_pi5, pi_model
+from hw.strip import ByteStrip, StripError
+
+
+def strip_type_name(order: str) -> str:
+    """rpi_ws281x's constant for a colour order: WS2811_STRIP_GRB, SK6812_STRIP_RGBW..."""
+    return f"SK6812_STRIP_{order}" if len(order) == 4 else f"WS2811_STRIP_{order}"
+
+
+class Ws281xStrip(ByteStrip):
+    def __init__(self, n: int, *, pin: int = 18, order: str = "GRB", dma: int = 10,
+                 channel: int | None = None, freq_hz: int = 800_000, invert: bool = False,
+                 model_path: str | Path = MODEL_PATH, dev_mem: str | Path = "/dev/mem",
+                 spidev: str | Path = "/dev/spidev0.0") -> None:
+        super().__init__(n, order="RGBW" if len(order) == 4 else "RGB")
+        self.chip_order = order
+        model = pi_model(model_path)
+        if model is None:
+            raise StripError('rpi_ws281x only runs on a Raspberry Pi (and crashes elsewhere); '
+                             'for development set backend = "terminal" or "mock" in [strip]')
+        if is_pi5(model):
+            raise StripError(f'rpi_ws281x cannot drive LEDs on the {model} (RP1 chip); set '
+                             'backend = "spi" in [strip] and wire the strip to GPIO10 (MOSI)')
+        if pin not in PINS:
+            raise StripError(f"GPIO{pin} cannot drive rpi_ws281x; use 18, 12, 13, 19, 21 or 10")
+        if PINS[pin] == "SPI":
+            if not os.access(spidev, os.R_OK | os.W_OK):
+                raise StripError(f"no access to {spidev}: enable SPI (raspi-config) and add "
+                                 "the user to the spi group")
+        elif not os.access(dev_mem, os.R_OK | os.W_OK):
+            raise StripError(
+                f"{PINS[pin]} output on GPIO{pin} needs {dev_mem}, which only root may open: run "
+                'as root (the systemd unit does), or set backend = "spi" in [strip] and wire '
+                "the strip to GPIO10 to run unprivileged")
+        try:
+            import rpi_ws281x  # lazily: never at module import: see the docstring
+        except ImportError:
+            raise StripError("the ws281x backend needs rpi_ws281x: pip install rpi-ws281x"
+                             ) from None
+        name = strip_type_name(order)
+        ws = getattr(rpi_ws281x, "ws", rpi_ws281x)
+        strip_type = getattr(ws, name, None)
+        if strip_type is None:
+            raise StripError(f"this rpi_ws281x has no {name}; choose another order")
+        if channel is None:
+            channel = 1 if PINS[pin] == "PWM1" else 0
+        self._strip: Any = rpi_ws281x.PixelStrip(
+            n, pin, freq_hz=freq_hz, dma=dma, invert=invert, brightness=255,
+            channel=channel, strip_type=strip_type)
+        try:
+            self._strip.begin()
+        except RuntimeError as e:
+            raise StripError(f"rpi_ws281x could not start: {e}; check that audio is off "
+                             "(dtparam=audio=off) for PWM, that dma is 10, and that nothing "
+                             "else drives the pin") from None
+        self._four = len(order) == 4
+
+    def _send(self, data: bytes) -> None:
+        colours = _colour_ints(data, 4 if self._four else 3)
+        set_pixel = self._strip.setPixelColor
+        for i, c in enumerate(colours):
+            set_pixel(i, c)
+        self._strip.show()
+
+
+def _colour_ints(data: bytes, k: int) -> list[int]:
+    """RGB(W) bytes -> rpi_ws281x's ints (W<<24 | R<<16 | G<<8 | B) by one native-endian cast."""
+    n = len(data) // k
+    quad = bytearray(4 * n)
+    if sys.byteorder == "little":  # int 0xWWRRGGBB is stored B, G, R, W
+        quad[0::4], quad[1::4], quad[2::4] = data[2::k], data[1::k], data[0::k]
+        if k == 4:
+            quad[3::4] = data[3::4]
+    else:
+        quad[1::4], quad[2::4], quad[3::4] = data[0::k], data[1::k], data[2::k]
+        if k == 4:
+            quad[0::4] = data[3::4]
+    return memoryview(quad).cast("I").tolist()
