@@ -75,8 +75,8 @@ BACKENDS = ("ws281x", "spi", "adalight", "mock", "terminal")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
 #: rpi_ws281x output pins: PWM0 (12, 18), PWM1 (13, 19), PCM (21), SPI MOSI (10).
 WS281X_PINS = {12: "PWM0", 18: "PWM0", 13: "PWM1", 19: "PWM1", 21: "PCM", 10: "SPI"}
-#: SPI bus -> (MOSI, SCLK): the SPI backend owns both while it runs.
-SPI_PINS = {0: (10, 11), 1: (20, 21)}
+#: SPI bus -> the pins its overlay takes over (CE1, CE0, MISO, MOSI, SCLK for SPI0).
+SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
 _ORDERS = {
     *("".join(p) for p in ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
     *("".join(p) + "W" for p in ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
@@ -485,11 +485,15 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
 
     if strip is not None and strip.backend == "ws281x" and strip.pin is not None:
         claim(strip.pin, ("strip", "pin"), "strip.pin")
-    if strip is not None and strip.backend == "spi" and strip.spi_bus in SPI_PINS:
-        mosi, sclk = SPI_PINS[strip.spi_bus]
-        for pin in (mosi, sclk):
-            claim(pin, ("strip", "backend"),
-                  f"the SPI strip (SPI{strip.spi_bus} MOSI/SCLK are GPIO{mosi}/GPIO{sclk})")
+    spi_bus = strip.spi_bus if strip is not None and strip.backend == "spi" else None
+    if strip is not None and strip.backend == "ws281x" and strip.pin == 10:
+        spi_bus = 0  # rpi_ws281x's SPI mode uses SPI0 too
+    if spi_bus in SPI_PINS:
+        pins = SPI_PINS[spi_bus]
+        for pin in pins:
+            if pin not in used:
+                claim(pin, ("strip", "backend"), f"the SPI strip (enabling SPI{spi_bus} takes "
+                      f"GPIO{', '.join(map(str, pins))})")
     for seat in seats:
         base: Key = ("table",) if seat.kind == "table" else ("seats", seat.name)
         for b in seat.buttons:

@@ -149,10 +149,16 @@ def test_the_second_use_of_a_pin_also_names_the_first() -> None:
         parse_config_text(text)
 
 
-def test_a_button_on_the_spi_strip_pins_is_refused() -> None:
-    text = "[strip]\nbackend = 'spi'\ncount = 10\n\n[seats.1]\nkind = 'one'\nbutton = 10\n"
-    with pytest.raises(ConfigError, match=r":7: seats\.1\.button: GPIO10 is used twice.*SPI"):
+@pytest.mark.parametrize("pin", [7, 8, 9, 10, 11])
+def test_a_button_on_the_spi_strip_pins_is_refused(pin: int) -> None:
+    text = f"[strip]\nbackend = 'spi'\ncount = 10\n\n[seats.1]\nkind = 'one'\nbutton = {pin}\n"
+    with pytest.raises(ConfigError, match=rf":7: seats\.1\.button: GPIO{pin} is used twice.*SPI0"):
         parse_config_text(text)
+
+
+def test_the_demo_table_config_is_valid() -> None:
+    cfg = load_config(Path(__file__).parents[2] / "hw" / "demo_table.toml")
+    assert len(cfg.buttons) == 20 and cfg.strip is not None and cfg.strip.count == 300
 
 
 def test_spi_clock_must_give_ws2812_timing() -> None:
