@@ -11,7 +11,11 @@ import argparse
 import importlib
 import sys
 
-COMMAND_MODULES = ("apps.commands.engine_cmds",)
+COMMAND_MODULES = (
+    "apps.commands.table_cmds",
+    "apps.commands.engine_cmds",
+    "apps.commands.doctor",
+)
 
 EPILOG = """\
 examples:

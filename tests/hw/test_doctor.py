@@ -1,0 +1,165 @@
+"""`tavola doctor` on mocked hardware: the whole report, with nobody at the table."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from apps.cli import main
+from apps.commands.doctor import Doctor, mocked
+from hw.buttons import Buttons
+from hw.config import load_config, parse_config_text
+
+SMALL = """\
+[buttons]
+pin_factory = "mock"
+[seats.1]
+kind = "three"
+previous = 5
+select = 6
+next = 13
+[seats.2]
+kind = "one"
+button = 19
+[table]
+undo = 20
+[strip]
+backend = "mock"
+count = 20
+order = "GRB"
+[strip.segments]
+"seat.1" = [0, 9]
+"seat.2" = [10, 19]
+"""
+
+
+def run(text: str, tmp_path: Path, model: Path | None = None) -> tuple[int, str]:
+    out = io.StringIO()
+    cfg = parse_config_text(text, source="small.toml")
+    kw = {"model_path": model} if model else {"model_path": tmp_path / "none"}
+    rc = Doctor(cfg, out=out, timeout=2, **kw).run()
+    return rc, out.getvalue()
+
+
+def test_mock_table_report(tmp_path: Path, pi4_model: Path, mock_factory: MockFactory) -> None:
+    rc, out = run(SMALL, tmp_path, pi4_model)
+    assert rc == 0, out
+    assert out.splitlines() == [
+        "Tavola hardware self-test (small.toml)",
+        "board:        Raspberry Pi 4 Model B Rev 1.4",
+        "pin factory:  MockFactory (mocked: pressing buttons itself)",
+        "strip:        mock, 20 LEDs, order GRB, brightness 1, no power budget",
+        "  seat.1  LEDs 0-9: 172 mA predicted, lit (checked on the mock strip)",
+        "  seat.2  LEDs 10-19: 172 mA predicted, lit (checked on the mock strip)",
+        "buttons:",
+        "  seat 1  previous GPIO5 ok, select GPIO6 ok, next GPIO13 ok",
+        "  seat 2  button GPIO19 ok",
+        "  table   undo GPIO20 ok",
+        "  5 of 5 buttons responded",
+        "result:       all good",
+    ]
+
+
+def test_a_dead_button_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   mock_factory: MockFactory) -> None:
+    real = Buttons.press_pin
+
+    def press_pin(self: Buttons, seat: str, button: str, active: bool) -> None:
+        if (seat, button) != ("1", "select"):
+            real(self, seat, button, active)
+
+    monkeypatch.setattr(Buttons, "press_pin", press_pin)
+    monkeypatch.setattr(Doctor, "__init__", _short_timeout(Doctor.__init__))
+    rc, out = run(SMALL, tmp_path)
+    assert rc == 1
+    assert "select GPIO6 NO RESPONSE" in out
+    assert "4 of 5 buttons responded" in out
+    assert "result:       1 problem(s), see above" in out
+
+
+def test_swapped_wires_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                    mock_factory: MockFactory) -> None:
+    real = Buttons.press_pin
+    swap = {("1", "previous"): ("1", "next"), ("1", "next"): ("1", "previous")}
+
+    def press_pin(self: Buttons, seat: str, button: str, active: bool) -> None:
+        real(self, *swap.get((seat, button), (seat, button)), active)
+
+    monkeypatch.setattr(Buttons, "press_pin", press_pin)
+    monkeypatch.setattr(Doctor, "__init__", _short_timeout(Doctor.__init__))
+    rc, out = run(SMALL, tmp_path)
+    assert "previous GPIO5 NO RESPONSE (but seat 1 next answered: wires swapped?)" in out
+    assert rc == 1
+
+
+def _short_timeout(init):  # type: ignore[no-untyped-def]
+    def wrapped(self, cfg, **kw):  # type: ignore[no-untyped-def]
+        kw["timeout"] = 0.2
+        init(self, cfg, **kw)
+
+    return wrapped
+
+
+def test_wrong_leds_on_the_mock_strip_fail_the_check(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     mock_factory: MockFactory) -> None:
+    monkeypatch.setattr("apps.commands.doctor.LIT", (0, 0, 0))  # a segment that stays dark
+    monkeypatch.setattr("apps.commands.doctor.MARKERS", ())
+    rc, out = run(SMALL, tmp_path)
+    assert "seat.1  LEDs 0-9: 20 mA predicted, WRONG LEDs lit" in out
+    assert rc == 1
+
+
+def test_a_strip_that_cannot_start_is_reported(tmp_path: Path, mock_factory: MockFactory
+                                               ) -> None:
+    text = SMALL.replace('backend = "mock"\ncount = 20\norder = "GRB"',
+                         'backend = "adalight"\ncount = 20\nport = "/dev/ttyNONE"')
+    rc, out = run(text, tmp_path)
+    assert "  FAILED: cannot open /dev/ttyNONE" in out
+    assert "5 of 5 buttons responded" in out
+    assert rc == 1
+
+
+def test_cli_mock_demo_table(capsys: pytest.CaptureFixture[str], mock_factory: MockFactory
+                             ) -> None:
+    assert main(["doctor", "--mock", "--timeout", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "20 of 20 buttons responded" in out
+    assert out.count("lit (checked on the mock strip)") == 7
+
+
+def test_cli_mock_overrides_a_real_config(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          mock_factory: MockFactory) -> None:
+    p = tmp_path / "pi.toml"
+    p.write_text(SMALL.replace('pin_factory = "mock"', 'pin_factory = "lgpio"')
+                 .replace('backend = "mock"', 'backend = "spi"'))
+    cfg = mocked(load_config(p))
+    assert cfg.pin_factory == "mock" and cfg.strip is not None and cfg.strip.backend == "mock"
+    assert main(["doctor", "--config", str(p), "--mock", "--timeout", "2"]) == 0
+    assert "5 of 5 buttons responded" in capsys.readouterr().out
+
+
+def test_cli_config_error_is_one_clear_line(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "bad.toml"
+    p.write_text(SMALL.replace("select = 6", "select = 5"))
+    assert main(["doctor", "--config", str(p)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"tavola doctor: {p}:6: seats.1.select: GPIO5 is used twice: here and by "
+                   "seats.1.previous (line 5)\n")
+
+
+def test_cli_needs_a_config(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["doctor"]) == 2
+    assert "--config FILE" in capsys.readouterr().err
+
+
+def test_help_explains_the_self_test(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["doctor", "--help"])
+    out = capsys.readouterr().out
+    for words in ("--config FILE", "--mock", "red, green, blue", "exit status", "examples:"):
+        assert words in out
