@@ -10,16 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import CHANCE, DataError, IllegalAction, State, derive, random_action
+from engine.core import DataError, IllegalAction, State, derive, random_action
 from engine.core.data import user_override_path
 
 
 def _game_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=engine.games(), help="which game")
-
-
-def _seat(player: int) -> str:
-    return "draw" if player == CHANCE else f"seat {player + 1}"
 
 
 def bot_game(game: engine.Game, players: int, seed: int) -> State:
@@ -29,20 +25,6 @@ def bot_game(game: engine.Game, players: int, seed: int) -> State:
     while not state.is_over():
         state.apply(random_action(state, rng))
     return state
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    game = engine.get(args.game)
-    players = args.players or game.min_players
-    state = bot_game(game, players, args.seed)
-    out = sys.stdout
-    out.write(f"{game.title}: {players} players, seed {args.seed}, random bots\n")
-    for i, action in enumerate(state.history, 1):
-        out.write(f"{i:5d}  {_seat(action.player):7s} {action.text}\n")
-    scores = ", ".join(f"seat {s + 1}: {v}" for s, v in enumerate(state.scores()))
-    out.write(f"final scores: {scores}\n")
-    out.write(f"winner: {', '.join(f'seat {s + 1}' for s in state.winner())}\n")
-    return 0
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -164,17 +146,6 @@ def cmd_diagram(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "demo",
-        help="bots play a whole game and print the log and scores",
-        description="Random bots play a whole game; the same seed prints the "
-        "same log byte for byte.",
-    )
-    _game_arg(p)
-    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
-    p.add_argument("--seed", type=int, default=1, help="seed for bots and draws (default 1)")
-    p.set_defaults(func=cmd_demo)
-
     p = sub.add_parser(
         "selfplay",
         help="play many bot games; print one JSON line of figures",

@@ -25,8 +25,9 @@ def test_demo_is_byte_identical_for_the_same_seed() -> None:
     second = run("demo", "strozzi", "--players", "4", "--seed", "7").stdout
     other = run("demo", "strozzi", "--players", "4", "--seed", "8").stdout
     assert first == second and first != other
-    assert first.startswith("Strozzi: 4 players, seed 7")
-    assert "final scores: seat 1:" in first and "winner: seat" in first
+    assert first.startswith("Strozzi on a mocked table: 4 players, seed 7")
+    assert "Game over. Scores: seat 1:" in first and "\nwinner: seat" in first
+    assert "button presses" in first and "frames sent to the strip" in first
 
 
 def test_selfplay_prints_one_json_line_of_figures() -> None:

@@ -1,0 +1,139 @@
+"""Table commands: run (the appliance), demo (bots on mocked buttons), sim, history."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import engine
+from hw.tomlsource import ConfigError
+
+from .. import runtime
+from ..journal import Journal, JournalError, default_path
+
+
+def _fail(message: str) -> int:
+    print(f"tavola: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from ..sim import ButtonBot, ManualClock, demo_config, final_lines, strip_of
+
+    game = engine.get(args.game)
+    players = args.players or game.min_players
+    if not game.min_players <= players <= game.max_players:
+        return _fail(f"{game.title} is for {game.min_players}-{game.max_players} players")
+    out = sys.stdout
+
+    def say(text: str) -> None:
+        out.write(text + "\n")
+        out.flush()
+
+    with tempfile.TemporaryDirectory(prefix="tavola-demo-") as tmp:
+        journal = Path(args.db) if args.db else Path(tmp) / "demo.db"
+        config = demo_config(game.name, players, journal=journal, seed=args.seed,
+                             strip=args.strip, chance=args.chance)
+        clock = ManualClock()
+        table = runtime.Table(config, clock=clock, button_thread=False, say=say)
+        try:
+            say(f"{game.title} on a mocked table: {players} players, seed {args.seed}")
+            table.app.start()
+            table.app.tick()
+            pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
+            bot = ButtonBot(table, clock, args.seed, noise=args.noise, on_press=pace)
+            bot.play(players)
+            for line in final_lines(table):
+                say(line)
+            strip = strip_of(table)
+            frames = len(strip.raw_frames) if strip is not None else table.pipeline.pushed
+            say(f"{bot.presses} button presses, {frames} frames sent to the strip")
+        finally:
+            table.close()
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    try:
+        config = runtime.load(args.config)
+        table = runtime.Table(config)
+    except (ConfigError, JournalError) as exc:
+        return _fail(str(exc))
+    except Exception as exc:  # a backend that cannot start names its fix in the message
+        return _fail(f"cannot start the table: {exc}")
+
+    def on_signal(signum: int, frame: object) -> None:
+        table.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        table.run()
+    finally:
+        table.close()
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    path = Path(args.db) if args.db else default_path()
+    if not path.exists():
+        print(f"no journal at {path} yet: no games played")
+        return 0
+    journal = Journal(path)
+    try:
+        games = journal.history(limit=args.limit)
+        if not games:
+            print("no finished games yet")
+        for g in games:
+            title = engine.get(g.game).title if g.game in engine.games() else g.game
+            seats = [s["seat"] for s in g.seats]
+            scores = ", ".join(f"seat {seats[p]} {v}" for p, v in enumerate(g.scores or []))
+            winners = ", ".join(f"seat {seats[p]}" for p in g.winner or [])
+            import datetime
+
+            when = datetime.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
+            print(f"#{g.id} {when} {title}: {scores}; winner {winners}")
+    finally:
+        journal.close()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo", help="bots play a whole game by pressing mocked seat buttons",
+        description="Bots play a whole game through the real input path: they press mocked "
+        "GPIO buttons, the table's menus, journal and lights run as on a Pi. The same seed "
+        "prints the same output byte for byte.")
+    p.add_argument("game", choices=engine.games(), help="which game")
+    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=int, default=1, help="seed for bots and draws (default 1)")
+    p.add_argument("--strip", choices=("mock", "terminal"), default="mock",
+                   help="where frames go: a recording strip (default) or the terminal")
+    p.add_argument("--chance", choices=("app", "pick"), default="app",
+                   help="the app draws (default) or the players pick what came up")
+    p.add_argument("--db", help="journal file; an unfinished game in it is resumed "
+                   "(default: a temporary file)")
+    p.add_argument("--noise", type=float, default=0.0,
+                   help="probability of an out-of-turn press before each decision")
+    p.add_argument("--pace", type=float, default=0.0,
+                   help="real seconds to wait after each press (to watch, or to crash-test)")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser(
+        "run", help="the appliance: run the table from a config file",
+        description="Runs the table from a TOML config (seats, table buttons, strip, pipeline, "
+        "[app]). With backend = \"terminal\" or \"mock\" it runs without a Pi.")
+    p.add_argument("--config", required=True, help="the config file, e.g. /etc/tavola/tavola.toml")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("history", help="finished games with their scores",
+                       description="Lists finished games from the journal, newest first.")
+    p.add_argument("--db", help=f"journal file (default {default_path()})")
+    p.add_argument("--limit", type=int, default=20, help="how many games (default 20)")
+    p.set_defaults(func=cmd_history)

@@ -1,0 +1,1 @@
+"""Default LED layouts, one per game table."""

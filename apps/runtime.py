@@ -1,0 +1,256 @@
+"""Wiring: one config file -> buttons, strip, pipeline, layout, journal and the table app.
+
+The config is one TOML file. `hw` reads its own tables (seats, table buttons,
+buttons, strip, pipeline); the app's settings live in `[app]`:
+
+    [app]
+    game = "strozzi"        # skip the game menu (optional)
+    chance = "app"          # app | pick | scanner: who supplies draws
+    journal = "/var/lib/tavola/tavola.db"   # default: the XDG data directory
+    seed = 7                # fix the app's draws (optional; default: from the clock)
+
+    [app.layouts]
+    strozzi = "/etc/tavola/strozzi-layout.toml"  # default: the layout shipped with the view
+
+The main loop sleeps in `queue.get(timeout)` until a button event arrives or the
+next animation frame is due; an idle table with no prompt blocks indefinitely.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from hw.backends import open_strip
+from hw.buttons import Buttons
+from hw.config import HwConfig, parse_config
+from hw.events import InputEvent
+from hw.layout import Layout
+from hw.pipeline import Pipeline
+from hw.strip import Strip
+from hw.tomlsource import ConfigError, TomlSource
+
+from .chance import SOURCES, ChanceSource
+from .compositor import Compositor
+from .journal import Journal, default_path
+from .table import SeatConfig, TableApp
+from .views import view_for
+
+log = logging.getLogger("tavola")
+
+APP_KEYS = {"game", "chance", "journal", "seed", "layouts", "options"}
+STOP = InputEvent("", "stop", "release", 0.0)
+
+
+@dataclass
+class AppSettings:
+    game: str | None = None
+    chance: str = "app"
+    journal: Path = field(default_factory=default_path)
+    seed: int | None = None
+    layouts: dict[str, Path] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Config:
+    hw: HwConfig
+    app: AppSettings
+    source: str
+
+
+def load(path: str | Path) -> Config:
+    """Read and check the whole config file; errors name the file, line and key."""
+    src = TomlSource.load(path)
+    return parse(src)
+
+
+def parse_text(text: str, *, name: str = "<config>") -> Config:
+    return parse(TomlSource.parse(text, name=name))
+
+
+def parse(src: TomlSource) -> Config:
+    hw = parse_config(src.data, source=src.name, text=src.text)
+    raw = src.data.get("app", {})
+    if not isinstance(raw, dict):
+        raise src.error(("app",), "must be a table")
+    unknown = sorted(set(raw) - APP_KEYS)
+    if unknown:
+        raise src.error(("app", unknown[0]),
+                        f"unknown key (known: {', '.join(sorted(APP_KEYS))})")
+    settings = AppSettings()
+    if "game" in raw:
+        if raw["game"] not in engine.games():
+            raise src.error(("app", "game"),
+                            f"no game {raw['game']!r} (games: {', '.join(engine.games())})")
+        settings.game = raw["game"]
+    if "chance" in raw:
+        if raw["chance"] not in SOURCES:
+            raise src.error(("app", "chance"), f"must be one of {', '.join(SOURCES)}")
+        settings.chance = raw["chance"]
+    if "journal" in raw:
+        if not isinstance(raw["journal"], str) or not raw["journal"]:
+            raise src.error(("app", "journal"), "must be a file path")
+        settings.journal = Path(raw["journal"])
+    if "seed" in raw:
+        if not isinstance(raw["seed"], int) or isinstance(raw["seed"], bool):
+            raise src.error(("app", "seed"), "must be a whole number")
+        settings.seed = raw["seed"]
+    for name, value in (raw.get("layouts") or {}).items():
+        if name not in engine.games():
+            raise src.error(("app", "layouts", name), "is not a game")
+        settings.layouts[name] = Path(value)
+    settings.options = dict(raw.get("options") or {})
+    if hw.strip is None:
+        raise src.error(("strip",), "missing: say which LEDs to drive, e.g. backend = \"mock\"")
+    if not any(seat.kind != "table" for seat in hw.seats):
+        raise src.error(("seats",), "missing: declare at least one seat with its buttons")
+    return Config(hw=hw, app=settings, source=src.name)
+
+
+class PipelineOutput:
+    """The table's `Output`: the layout's one strip through the colour pipeline."""
+
+    def __init__(self, pipelines: Mapping[str, Pipeline]) -> None:
+        self.pipelines = dict(pipelines)
+
+    def show(self, frames: Mapping[str, bytes | bytearray]) -> None:
+        for name, frame in frames.items():
+            pipeline = self.pipelines.get(name)
+            if pipeline is not None:
+                pipeline.show(frame)
+
+    def due_in(self) -> float | None:
+        dues = [d for p in self.pipelines.values() if (d := p.due_in()) is not None]
+        return min(dues) if dues else None
+
+    def flush(self) -> None:
+        for p in self.pipelines.values():
+            p.flush()
+
+
+class Table:
+    """Everything the appliance runs, built from one config; `run()` is the main loop."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        strip: Strip | None = None,
+        pin_factory: Any = None,
+        button_thread: bool = True,
+        say: Callable[[str], None] | None = None,
+        journal_path: Path | None = None,
+    ) -> None:
+        self.config = config
+        hw = config.hw
+        assert hw.strip is not None
+        self.clock = clock
+        self.events: queue.Queue[InputEvent] = queue.Queue()
+        self.layouts = self._layouts(config)
+        lobby = next(iter(self.layouts.values()))
+        strip_name = lobby.default_strip
+        for layout in self.layouts.values():
+            try:
+                layout.check_fits({layout.default_strip: hw.strip.count})
+            except ConfigError as exc:
+                raise ConfigError(f"{exc} (config {config.source}: [strip] count)") from None
+        self.strip = strip or open_strip(hw.strip)
+        self.pipeline = Pipeline.from_config(self.strip, hw.pipeline,
+                                             segments=hw.strip.segments, clock=clock)
+        self.output = PipelineOutput({strip_name: self.pipeline})
+        self.buttons = Buttons(hw, clock=clock, events=self.events, thread=button_thread,
+                               pin_factory=pin_factory)
+        self.journal = Journal(journal_path or config.app.journal)
+        if self.journal.recovered_from is not None:
+            (say or log.warning)(
+                f"The journal was damaged; it is kept as {self.journal.recovered_from} and the "
+                f"games still readable were copied to a new journal."
+            )
+        compositors = {name: Compositor(layout) for name, layout in self.layouts.items()}
+        compositors["lobby"] = Compositor(lobby)
+        seats = [SeatConfig(s.name, one_button=s.kind == "one") for s in hw.seats
+                 if s.kind != "table"]
+        self.app = TableApp(
+            seats=seats, journal=self.journal, output=self.output, clock=clock,
+            chance=ChanceSource(config.app.chance), game=config.app.game, seed=config.app.seed,
+            options=config.app.options, say=say, compositors=compositors,
+        )
+        self._stop = threading.Event()
+
+    @staticmethod
+    def _layouts(config: Config) -> dict[str, Layout]:
+        names = [config.app.game] if config.app.game else engine.games()
+        layouts: dict[str, Layout] = {}
+        for name in names:
+            try:
+                view = view_for(name)
+            except KeyError:
+                continue
+            path = config.app.layouts.get(name) or view.layout_path()
+            layouts[name] = Layout.load(path)
+        if not layouts:
+            raise ConfigError(f"{config.source}: no game with a table view to play")
+        return layouts
+
+    def stop(self) -> None:
+        """Ask the main loop to end (safe from a signal handler or another thread)."""
+        self._stop.set()
+        self.events.put(STOP)
+
+    def step(self, timeout: float | None) -> bool:
+        """Wait for one event (or the timeout) and handle it; False once stopped."""
+        try:
+            ev = self.events.get(timeout=timeout)
+        except queue.Empty:
+            return not self._stop.is_set()
+        if ev is STOP or self._stop.is_set():
+            return False
+        self.app.handle(ev)
+        # handle everything already queued before rendering once
+        while True:
+            try:
+                ev = self.events.get_nowait()
+            except queue.Empty:
+                break
+            if ev is STOP:
+                return False
+            self.app.handle(ev)
+        return True
+
+    def run(self, *, ready: Callable[[], None] | None = None,
+            heartbeat: Callable[[], None] | None = None, heartbeat_s: float | None = None) -> None:
+        """The main loop: start (or resume), then handle events and render until stopped."""
+        self.app.start()
+        self.app.tick()
+        if ready is not None:
+            ready()
+        last_beat = self.clock()
+        while not self._stop.is_set():
+            timeout = self.app.tick()
+            if heartbeat is not None and heartbeat_s:
+                now = self.clock()
+                if now - last_beat >= heartbeat_s:
+                    heartbeat()
+                    last_beat = now
+                left = heartbeat_s - (now - last_beat)
+                timeout = left if timeout is None else min(timeout, left)
+            if not self.step(timeout):
+                break
+
+    def close(self) -> None:
+        """Lights off, buttons released, journal closed: the orderly end."""
+        try:
+            self.pipeline.blank()
+            self.strip.close()
+        finally:
+            self.buttons.close()
+            self.journal.close()

@@ -1,0 +1,199 @@
+"""Driving a table without people: a manual clock, mock pins and bots that press buttons.
+
+`tavola demo` and the crash tests use this: bots choose among the legal actions
+and reach their choice the way a player does, by pressing previous / next /
+select on mocked GPIO pins (`MockPin.drive_low()/drive_high()`), so the whole
+input path (filters, event queue, menus, journal, lights) runs for real.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import engine
+from engine.core import CHANCE, Action, derive
+from hw.backends.mock import MockStrip
+
+from . import runtime
+from .menu import DONE, Menu
+from .runtime import Table
+from .views import view_for
+
+PRESS_S = 0.05  # how long a bot holds a button for a press
+HOLD_S = 0.8  # ... and for a long press (above the 0.6 s hold threshold)
+GAP_S = 0.05
+PINS = [5, 6, 13, 19, 26, 16, 20, 21, 12, 17, 27, 22, 23, 24, 25, 4, 14, 15, 18, 2, 3]
+
+
+class ManualClock:
+    """A clock that moves only when told: demos and tests are exact and fast."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def demo_config(game: str, seats: int, *, journal: Path, seed: int, strip: str = "mock",
+                chance: str = "app", one_button: int = 0) -> runtime.Config:
+    """A mocked table for `game` with `seats` three-button seats (the last `one_button` of
+    them with a single button) and undo/menu table buttons."""
+    layout_count = _layout_count(game)
+    pins = iter(PINS)
+    lines = ["[buttons]", 'pin_factory = "mock"', ""]
+    for s in range(1, seats + 1):
+        lines.append(f"[seats.{s}]")
+        if s > seats - one_button:
+            lines += ['kind = "one"', f"button = {next(pins)}", ""]
+        else:
+            lines += ['kind = "three"', f"previous = {next(pins)}", f"select = {next(pins)}",
+                      f"next = {next(pins)}", ""]
+    lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
+    lines += ["[strip]", f'backend = "{strip}"', f"count = {layout_count}", 'order = "GRB"', ""]
+    lines += ["[pipeline]", "brightness = 0.5", "budget_ma = 6000", ""]
+    lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f"seed = {seed}",
+              f'journal = "{journal}"']
+    return runtime.parse_text("\n".join(lines) + "\n", name=f"<demo {game}>")
+
+
+def _layout_count(game: str) -> int:
+    from hw.layout import Layout
+
+    layout = Layout.load(view_for(game).layout_path())
+    return layout.strips[layout.default_strip]
+
+
+class ButtonBot:
+    """Presses buttons on a mocked table to play random legal actions."""
+
+    def __init__(self, table: Table, clock: ManualClock, seed: int, *, noise: float = 0.0,
+                 on_press: Callable[[], None] | None = None) -> None:
+        self.table = table
+        self.clock = clock
+        self.seed = seed
+        self.noise = noise
+        self.on_press = on_press
+        self.presses = 0
+
+    # --- the physical part ---------------------------------------------------------
+    def press(self, seat: str, button: str, *, hold: bool = False) -> None:
+        buttons = self.table.buttons
+        buttons.press_pin(seat, button, True)
+        self.clock.advance(HOLD_S if hold else PRESS_S)
+        buttons.process()
+        buttons.press_pin(seat, button, False)
+        self.clock.advance(GAP_S)
+        buttons.process()
+        self.presses += 1
+        self.pump()
+
+    def pump(self) -> None:
+        """Let the app handle what the buttons produced, and render."""
+        app = self.table.app
+        while True:
+            ev = self.table.buttons.get(timeout=0)
+            if ev is None:
+                break
+            app.handle(ev)
+        app.tick()
+        if self.on_press is not None:
+            self.on_press()
+
+    def command(self, seat: str, command: str) -> None:
+        """previous / next / select / back as the seat's hardware does them."""
+        one = self.table.app.seats[seat].one_button
+        if one:
+            self.press(seat, "button", hold=command == "select")
+        elif command == "back":
+            self.press(seat, "select", hold=True)
+        else:
+            self.press(seat, command)
+
+    # --- playing -------------------------------------------------------------------
+    def presses_for(self, seat: str, action: Action) -> list[str]:
+        """The commands that walk a fresh menu to `action`, as a player would."""
+        app = self.table.app
+        assert app.state is not None
+        one = app.seats[seat].one_button if seat in app.seats else False
+        menu = Menu(app.state.legal_actions(), with_back=one)
+        commands: list[str] = []
+        words = action.words
+        for _ in range(64):
+            depth = len(menu.prefix)
+            want = words[depth] if len(words) > depth else DONE
+            while menu.current != want:
+                menu.next()
+                commands.append("next")
+            commands.append("select")
+            if menu.select() is not None:
+                return commands
+        raise RuntimeError(f"menu never reached {action.text!r}")
+
+    def choose(self) -> tuple[str, Action]:
+        app = self.table.app
+        state = app.state
+        assert state is not None
+        rng = derive(self.seed, "bot", len(state.history))
+        seat = app._waiting_seat() or app.players[0]
+        legal = state.legal_actions()
+        if state.current_player() == CHANCE:
+            action = app.chance.draw(state)
+        else:
+            action = legal[rng.randrange(len(legal))]
+        return seat, action
+
+    def stray_press(self, rng: random.Random) -> None:
+        """Somebody presses out of turn: the table must flash and change nothing."""
+        app = self.table.app
+        waiting = app._waiting_seat()
+        others = [s for s in app.players if s != waiting]
+        if others:
+            self.command(rng.choice(others), rng.choice(["next", "select", "previous"]))
+
+    def play(self, players: int, max_presses: int = 200_000) -> None:
+        """From wherever the table is (idle, seating, mid-game) to game over."""
+        app = self.table.app
+        stray = derive(self.seed, "stray")
+        seats = [s.name for s in self.table.config.hw.seats if s.kind != "table"][:players]
+        while app.mode != "over":
+            if self.presses > max_presses:
+                raise RuntimeError("the game did not end")
+            mode = app.mode
+            if mode == "idle" or mode == "choosing":
+                self.command(seats[0], "select")
+            elif mode == "seating":
+                for seat in seats:
+                    if seat not in app.seating.joined:
+                        self.command(seat, "select")
+                if app.mode == "seating":
+                    self.press("table", "menu")
+            elif (mode == "setup" and not app._in_setup()) or mode == "scoring":
+                self.command(seats[0], "select")
+            elif mode == "paused":
+                self.press("table", "menu")
+            else:
+                if self.noise and stray.random() < self.noise:
+                    self.stray_press(stray)
+                seat, action = self.choose()
+                for command in self.presses_for(seat, action):
+                    self.command(seat, command)
+
+
+def final_lines(table: Table) -> list[str]:
+    state = table.app.state
+    if state is None:
+        return []
+    game = engine.get(state.game.name)
+    return [f"{game.title}: " + ", ".join(
+        f"seat {table.app.players[p]} {v}" for p, v in enumerate(state.scores())
+    ), "winner: " + ", ".join(f"seat {table.app.players[p]}" for p in state.winner())]
+
+
+def strip_of(table: Table) -> MockStrip | None:
+    return table.strip if isinstance(table.strip, MockStrip) else None

@@ -1,0 +1,653 @@
+"""The table: one `transitions` machine from idle to game over, driven by button events.
+
+Everything here runs on the app's one thread: button events arrive through a
+queue (hw.buttons), `handle()` applies them, `tick()` renders when something
+changed or an animation is due and says how long the loop may sleep. Every
+confirmed action is committed to the journal before the lights acknowledge it.
+
+A game plugs in with a view (apps.views.<game>), its layout and its notation:
+the menus are built from the notation's words, candidates are previewed by
+applying them to a clone and lighting what would change.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from transitions import Machine
+
+import engine
+from engine.core import CHANCE, Action, Event, IllegalAction, State
+from hw.events import InputEvent
+
+from .chance import ChanceSource
+from .compositor import Compositor
+from .journal import Journal
+from .menu import Menu
+from .views import Frame, View, ViewContext, view_for
+from .views.base import OFF, Colour, dim
+
+log = logging.getLogger("tavola.table")
+
+# --- the table's flow -----------------------------------------------------------------
+STATES = ["idle", "choosing", "seating", "setup", "playing", "scoring", "over", "paused"]
+TRANSITIONS = [
+    {"trigger": "wake", "source": "idle", "dest": "choosing"},
+    {"trigger": "game_chosen", "source": ["idle", "choosing"], "dest": "seating"},
+    {"trigger": "players_seated", "source": "seating", "dest": "setup"},
+    {"trigger": "setup_done", "source": "setup", "dest": "playing"},
+    {"trigger": "round_scored", "source": ["setup", "playing"], "dest": "scoring"},
+    {"trigger": "scores_shown", "source": "scoring", "dest": "playing"},
+    {"trigger": "game_ended", "source": ["playing", "scoring"], "dest": "over"},
+    {"trigger": "pause", "source": "playing", "dest": "paused"},
+    {"trigger": "resume", "source": "paused", "dest": "playing"},
+    {"trigger": "resumed", "source": "idle", "dest": "playing"},
+    {"trigger": "cancel", "source": ["choosing", "seating", "over", "paused"], "dest": "idle"},
+]
+
+ERROR: Colour = (255, 0, 0)
+PREVIEW: Colour = (255, 255, 255)
+ERROR_SECONDS = 0.4
+PULSE_PERIOD = 1.6
+PULSE_STEPS = 16  # distinct prompt brightnesses per period: frames repeat, few are pushed
+SCORING_STEP = 0.6
+SCORING_HOLD = 2.0
+
+
+class Output(Protocol):
+    """Where composed frames go: the colour pipelines of the strips."""
+
+    def show(self, frames: Mapping[str, bytes | bytearray]) -> None: ...
+
+    def due_in(self) -> float | None: ...
+
+
+@dataclass
+class SeatConfig:
+    name: str
+    one_button: bool = False
+
+
+@dataclass
+class Seating:
+    """Who joined, in joining order, with their colours."""
+
+    joined: list[str] = field(default_factory=list)
+
+
+class TableApp:
+    """The table machine and everything between button events and frames."""
+
+    def __init__(
+        self,
+        *,
+        seats: Sequence[SeatConfig],
+        journal: Journal,
+        output: Output,
+        clock: Callable[[], float] = time.monotonic,
+        chance: ChanceSource | None = None,
+        game: str | None = None,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        say: Callable[[str], None] | None = None,
+        compositors: Mapping[str, Compositor] | None = None,
+    ) -> None:
+        self.seats = {s.name: s for s in seats}
+        self.seat_order = [s.name for s in seats]
+        self.journal = journal
+        self.output = output
+        self.clock = clock
+        self.chance = chance or ChanceSource("app")
+        self.fixed_game = game
+        self.seed = seed
+        self.options = dict(options or {})
+        self.say = say or (lambda text: log.info("%s", text))
+        self._compositors = dict(compositors or {})
+        self.game_names = [g for g in engine.games() if _has_view(g)]
+        if game is not None and game not in self.game_names:
+            raise ValueError(f"no table view for game {game!r}; choose one of "
+                             f"{', '.join(self.game_names)}")
+        self.machine = Machine(model=self, states=STATES, transitions=TRANSITIONS,
+                               initial="idle", auto_transitions=False, model_attribute="mode")
+        self.mode: str
+        # game in progress
+        self.game_name: str | None = game
+        self.view: View | None = None
+        self.state: State | None = None
+        self.game_id = 0
+        self.players: list[str] = []  # seat name per player index
+        self.colours: list[Colour] = []
+        self.ctx: ViewContext | None = None
+        self.menus: dict[str, Menu] = {}
+        self.choice = 0  # game menu cursor while choosing
+        self.seating = Seating()
+        self.errors: dict[str, float] = {}  # seat -> time its error flash ends
+        self._held: set[tuple[str, str]] = set()  # tap-or-hold buttons now down
+        self.scoring: list[Frame] = []
+        self.scoring_start = 0.0
+        self.version = 0  # bumps whenever the board changes
+        self._base: tuple[int, Frame] | None = None
+        self._preview: tuple[int, str, str, Frame] | None = None
+        self.dirty = True
+        self.acknowledged = 0
+
+    # --- start-up ------------------------------------------------------------------
+    def start(self) -> None:
+        """Resume the unfinished game of the journal, or wait at idle (or seating)."""
+        record = self.journal.unfinished()
+        if record is not None:
+            try:
+                self._resume(record)
+                return
+            except (KeyError, ValueError, IllegalAction) as exc:
+                self.say(f"Cannot resume game {record.id} ({exc}); it is set aside.")
+                self.journal.abandon(record.id)
+        if self.fixed_game is not None:
+            self._choose(self.fixed_game)
+
+    def _resume(self, record: Any) -> None:
+        game = engine.get(record.game)
+        state = game.new_state(record.players, seed=record.seed, options=record.options)
+        if state.data.digest != record.data_digest:
+            raise ValueError("the component data changed since the game started")
+        for player, text in record.actions:
+            state.apply(state.parse_action(text, player=player))
+        self.game_name = game.name
+        self.view = view_for(game.name)
+        self.game_id = record.id
+        self.players = [s["seat"] for s in record.seats]
+        self.colours = [tuple(s["colour"]) for s in record.seats]  # type: ignore[misc]
+        self.state = state
+        self._context()
+        self.resumed()
+        self.say(f"Resumed {game.title} after {len(record.actions)} actions.")
+        self._after_change([])
+
+    # --- input ---------------------------------------------------------------------
+    def handle(self, ev: InputEvent) -> None:
+        """One button event; every path either changes something or flashes an error."""
+        self.dirty = True
+        if ev.seat == "table":
+            self._table_button(ev)
+            return
+        seat = self.seats.get(ev.seat)
+        if seat is None:
+            return
+        if ev.kind == "stuck":
+            self._held.discard((ev.seat, ev.button))
+            self.say(f"Seat {ev.seat}: the {ev.button} button seems stuck; it is ignored "
+                     f"until released.")
+            return
+        command = self._command(seat, ev)
+        if command is None:
+            return
+        handler = getattr(self, f"_on_{self.mode}")
+        handler(ev.seat, command)
+
+    def _command(self, seat: SeatConfig, ev: InputEvent) -> str | None:
+        """Buttons -> next / previous / select / back.
+
+        A button that means one thing on a tap and another on a hold (the single button
+        of a one-button seat, the select button of a three-button seat) acts on release
+        when no long press came, so a hold never also counts as a tap.
+        """
+        key = (ev.seat, ev.button)
+        dual = seat.one_button or ev.button == "select"
+        if not dual:
+            return {"next": "next", "previous": "previous"}.get(ev.button) if (
+                ev.kind == "press") else None
+        if ev.kind == "press":
+            self._held.add(key)
+            return None
+        if ev.kind == "long_press":
+            self._held.discard(key)
+            return "select" if seat.one_button else "back"
+        if ev.kind == "release" and key in self._held:
+            self._held.discard(key)
+            return "next" if seat.one_button else "select"
+        return None
+
+    def _table_button(self, ev: InputEvent) -> None:
+        if ev.kind != "press":
+            if ev.kind == "long_press" and ev.button == "menu" and self.mode in (
+                "paused", "over", "choosing", "seating"
+            ):
+                self._abandon()
+            return
+        if ev.button == "undo":
+            self._undo()
+        elif ev.button == "menu":
+            if self.mode == "playing":
+                self.pause()
+                self.say("Paused. Menu resumes; hold menu to end the game.")
+            elif self.mode == "paused":
+                self.resume()
+                self.say("Resumed.")
+            elif self.mode == "idle":
+                self.wake()
+                self._announce_choice()
+            elif self.mode == "seating":
+                self._start_if_ready()
+
+    def _flash(self, seat: str, why: str) -> None:
+        self.errors[seat] = self.clock() + ERROR_SECONDS
+        self.say(f"Seat {seat}: {why}")
+
+    # idle ---------------------------------------------------------------------------
+    def _on_idle(self, seat: str, command: str) -> None:
+        if command == "select":
+            if self.fixed_game is not None:
+                self._choose(self.fixed_game)
+            else:
+                self.wake()
+                self._announce_choice()
+
+    def _announce_choice(self) -> None:
+        title = engine.get(self.game_names[self.choice]).title
+        self.say(f"Choose a game: {title} (next/previous, select to choose).")
+
+    def _on_choosing(self, seat: str, command: str) -> None:
+        if command in ("next", "previous"):
+            step = 1 if command == "next" else -1
+            self.choice = (self.choice + step) % len(self.game_names)
+            self._announce_choice()
+        elif command == "select":
+            self._choose(self.game_names[self.choice])
+        elif command == "back":
+            self.cancel()
+
+    def _choose(self, name: str) -> None:
+        self.game_name = name
+        self.view = view_for(name)
+        self.seating = Seating()
+        self.game_chosen()
+        game = engine.get(name)
+        self.say(f"{game.title}: each player presses select at their seat "
+                 f"({game.min_players}-{game.max_players}); then menu (or hold select) starts.")
+
+    # seating -----------------------------------------------------------------------
+    def _on_seating(self, seat: str, command: str) -> None:
+        game = engine.get(self.game_name or "")
+        joined = self.seating.joined
+        if command == "select":
+            if seat in joined:
+                joined.remove(seat)
+                self.say(f"Seat {seat} left.")
+            elif len(joined) >= game.max_players:
+                self._flash(seat, f"{game.title} is for at most {game.max_players} players.")
+            else:
+                joined.append(seat)
+                self.say(f"Seat {seat} joined as {self._palette()[len(joined) - 1][0]}.")
+                if len(joined) == game.max_players:
+                    self._start_if_ready()
+        elif command == "back":
+            if seat in joined:
+                self._start_if_ready()
+            else:
+                self._flash(seat, "Press select to join first.")
+
+    def _palette(self) -> Sequence[tuple[str, Colour]]:
+        assert self.view is not None
+        return self.view.palette
+
+    def _start_if_ready(self) -> None:
+        game = engine.get(self.game_name or "")
+        joined = self.seating.joined
+        if len(joined) < game.min_players:
+            self.say(f"{game.title} needs at least {game.min_players} players "
+                     f"({len(joined)} joined).")
+            for seat in self.seat_order:
+                self.errors[seat] = self.clock() + ERROR_SECONDS
+            return
+        colour_of = {seat: self._palette()[i][1] for i, seat in enumerate(joined)}
+        # players sit clockwise in seat order, starting with whoever joined first
+        order = [s for s in self.seat_order if s in joined]
+        first = order.index(joined[0])
+        self.players = order[first:] + order[:first]
+        self.colours = [colour_of[s] for s in self.players]
+        seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
+        state = game.new_state(len(self.players), seed=seed, options=self.options)
+        self.state = state
+        self.game_id = self.journal.start_game(
+            game.name, state.players, seed, dict(state.options),
+            [{"seat": s, "colour": list(c)} for s, c in zip(self.players, self.colours,
+                                                             strict=True)],
+            state.data.digest,
+        )
+        self._context()
+        self.players_seated()
+        self.say(f"{game.title} for {state.players}: seats {', '.join(self.players)}. "
+                 f"Set up the board as the lights show.")
+        self._after_change([])
+
+    def _context(self) -> None:
+        self.ctx = ViewContext(colours=tuple(self.colours), seats=tuple(self.players))
+        self.menus.clear()
+        self._base = None
+        self._preview = None
+
+    # setup / playing -----------------------------------------------------------------
+    def _on_setup(self, seat: str, command: str) -> None:
+        """Setup draws first (picked at the buttons unless the app draws); then any seat's
+        select says the board is laid out as the lights show."""
+        if self._in_setup():
+            self._on_playing(seat, command)
+        elif command == "select":
+            self.setup_done()
+            self.say("Play starts.")
+            self._after_change([])
+
+    def _waiting_seat(self) -> str | None:
+        """The seat whose buttons act now (None: any seat, for an unassigned chance pick)."""
+        state = self.state
+        assert state is not None and self.view is not None
+        player = state.current_player()
+        if player is None:
+            return None
+        if player == CHANCE:
+            actor = self.view.chance_actor(state)
+            return None if actor is None else self.players[actor]
+        return self.players[player]
+
+    def _on_playing(self, seat: str, command: str) -> None:
+        state = self.state
+        assert state is not None
+        if state.is_over():
+            return
+        if state.current_player() == CHANCE and self.chance.automatic:
+            self._flash(seat, "wait: the table is drawing.")
+            return
+        waiting = self._waiting_seat()
+        if waiting is not None and seat != waiting:
+            self._flash(seat, f"it is seat {waiting}'s turn. {state.describe()}")
+            return
+        if waiting is None and state.current_player() == CHANCE:
+            # anyone may enter the card that came up; one menu serves the table
+            seat = "*"
+        menu = self.menus.get(seat) or self._menu_for(seat)
+        if command == "next":
+            menu.next()
+        elif command == "previous":
+            menu.previous()
+        elif command == "back":
+            if not menu.back():
+                self._flash(seat if seat != "*" else self.seat_order[0], "already at the top.")
+        elif command == "select":
+            action = menu.select()
+            if action is not None:
+                self.confirm(action)
+                return
+        self.say(f"Seat {seat}: {menu.path()}")
+
+    def _menu_for(self, seat: str) -> Menu:
+        assert self.state is not None
+        one = self.seats[seat].one_button if seat in self.seats else False
+        menu = Menu(self.state.legal_actions(), with_back=one)
+        self.menus[seat] = menu
+        return menu
+
+    def confirm(self, action: Action) -> list[Event]:
+        """Apply, commit, then acknowledge: the journal has it before the lights say so."""
+        state = self.state
+        assert state is not None and self.view is not None
+        events = state.apply(action)
+        self.journal.append(self.game_id, len(state.history), action.player, action.text)
+        who = "draw" if action.player == CHANCE else f"seat {self.players[action.player]}"
+        self.acknowledged = len(state.history)
+        self.say(f"#{len(state.history)} {who}: {action.text}")
+        self._after_change(events)
+        return events
+
+    def _after_change(self, events: list[Event]) -> None:
+        """New state: reset menus, show scoring, finish, or let the app draw."""
+        state = self.state
+        assert state is not None and self.view is not None and self.ctx is not None
+        self.menus.clear()
+        self.version += 1
+        self.dirty = True
+        if self.mode == "idle":
+            return
+        if state.is_over():
+            if self.view.is_scoring(events):
+                self._show_scoring(events)
+            self._finish()
+            return
+        if events and self.view.is_scoring(events):
+            self._show_scoring(events)
+            if self.mode != "scoring":
+                self.round_scored()
+            return
+        if self.mode == "setup" and not self._in_setup():
+            self.say("Lay out the board as the lights show, then press select at any seat.")
+            return
+        self._auto_draw()
+
+    def _in_setup(self) -> bool:
+        state = self.state
+        assert state is not None and self.view is not None
+        in_setup = getattr(self.view, "in_setup", None)
+        if in_setup is not None:
+            return bool(in_setup(state))
+        return getattr(state, "phase", "") == "setup"
+
+    def _auto_draw(self) -> None:
+        state = self.state
+        if (
+            state is not None
+            and self.mode in ("setup", "playing")
+            and state.current_player() == CHANCE
+            and self.chance.automatic
+        ):
+            action = self.chance.draw(state)
+            assert self.view is not None
+            self.say(self.view.describe_chance(state, action))
+            self.confirm(action)
+
+    def _show_scoring(self, events: list[Event]) -> None:
+        assert self.view is not None and self.state is not None and self.ctx is not None
+        self.scoring = self.view.scoring_steps(self.state, events, self.ctx)
+        self.scoring_start = self.clock()
+        for event in events:
+            if event.kind == "round_scored":
+                self.say(f"Round {event['round']} scored.")
+
+    def _on_scoring(self, seat: str, command: str) -> None:
+        if command == "select":
+            self._scores_done()
+
+    def _scores_done(self) -> None:
+        self.scoring = []
+        if self.mode == "scoring":
+            self.scores_shown()
+            self._auto_draw()
+
+    def _finish(self) -> None:
+        state = self.state
+        assert state is not None
+        scores, winner = state.scores(), state.winner()
+        self.journal.finish(self.game_id, scores, winner)
+        self.game_ended()
+        table = ", ".join(f"seat {self.players[p]}: {v}" for p, v in enumerate(scores))
+        names = ", ".join(f"seat {self.players[p]}" for p in winner)
+        self.say(f"Game over. Scores: {table}. Winner: {names}.")
+
+    def _on_over(self, seat: str, command: str) -> None:
+        if command in ("select", "back"):
+            self._to_idle()
+
+    def _on_paused(self, seat: str, command: str) -> None:
+        self._flash(seat, "the game is paused: press menu to resume.")
+
+    def _to_idle(self) -> None:
+        self.cancel()
+        self.state = None
+        self.view = None if self.fixed_game is None else self.view
+        self.menus.clear()
+        self.version += 1
+        if self.fixed_game is not None:
+            self._choose(self.fixed_game)
+
+    def _abandon(self) -> None:
+        if self.state is not None and not self.state.is_over():
+            self.journal.abandon(self.game_id)
+            self.say("Game ended without scoring.")
+        self._to_idle()
+
+    # --- undo ----------------------------------------------------------------------
+    def _undo(self) -> None:
+        """Undo the last action, never past a draw that was seen (the table saw the card)."""
+        state = self.state
+        if self.mode not in ("playing", "setup") or state is None or not state.history:
+            self.say("Nothing to undo.")
+            return
+        last = state.history[-1]
+        if last.player == CHANCE:
+            self.say(f"'{last.text}' was a draw everybody saw; it cannot be undone.")
+            for seat in self.players:
+                self.errors[seat] = self.clock() + ERROR_SECONDS
+            return
+        self.journal.undo(self.game_id)
+        game = engine.get(state.game.name)
+        replay = game.new_state(state.players, seed=state.seed, options=state.options)
+        for action in state.history[:-1]:
+            replay.apply(action)
+        self.state = replay
+        self.say(f"Undone: {last.text}.")
+        self._after_change([])
+
+    # --- rendering -----------------------------------------------------------------
+    def frame(self, now: float) -> Frame:
+        """The whole table's element frame at `now` (board, prompts, previews, errors)."""
+        frame: Frame = {}
+        if self.view is not None and self.state is not None and self.ctx is not None:
+            frame.update(self._board())
+            if self.mode in ("playing", "setup", "paused"):
+                self._prompts(frame, now)
+            if self.mode == "scoring" and self.scoring:
+                k = min(int((now - self.scoring_start) / SCORING_STEP), len(self.scoring) - 1)
+                frame.update(self.scoring[k])
+            if self.mode == "over":
+                self._final(frame, now)
+        else:
+            self._lobby(frame, now)
+        for seat, until in self.errors.items():
+            if now < until:
+                frame[f"seat.{seat}.status"] = ERROR
+        return frame
+
+    def _board(self) -> Frame:
+        assert self.view is not None and self.state is not None and self.ctx is not None
+        if self._base is None or self._base[0] != self.version:
+            if self.mode == "setup":
+                board = self.view.setup_frame(self.state, self.ctx)
+            else:
+                board = self.view.render(self.state, self.ctx)
+            self._base = (self.version, board)
+        return self._base[1]
+
+    def _prompts(self, frame: Frame, now: float) -> None:
+        state = self.state
+        assert state is not None and self.view is not None
+        level = _pulse(now) if self.mode != "paused" else 0.25
+        waiting = self._waiting_seat()
+        for player, seat in enumerate(self.players):
+            colour = self.colours[player]
+            if seat == waiting:
+                frame[f"seat.{seat}.status"] = dim(colour, level)
+            elif self.view.seat_active(state, player):
+                frame[f"seat.{seat}.status"] = dim(colour, 0.3)
+            else:
+                frame[f"seat.{seat}.status"] = dim(colour, 0.06)
+        menu = self.menus.get(waiting or "*")
+        if menu is not None and self.mode == "playing":
+            frame.update(self._candidate_preview(menu, now))
+
+    def _candidate_preview(self, menu: Menu, now: float) -> Frame:
+        """Light what the candidate would change: the slot a ship would take, the space a
+        marker would reach. Computed by applying it to a clone: no per-game code."""
+        action = menu.candidate()
+        if action is None or self.state is None or self.view is None or self.ctx is None:
+            return {}
+        key = (self.version, menu.path(), action.text)
+        if self._preview is None or self._preview[:3] != key:
+            trial = self.state.clone()
+            trial.apply(action)
+            after = self.view.render(trial, self.ctx)
+            before = self._board()
+            changed: Frame = {k: v for k, v in after.items() if before.get(k) != v}
+            self._preview = (*key, changed)
+        changed = self._preview[3]
+        if _pulse(now, period=0.5) > 0.6:
+            return changed
+        return {k: (PREVIEW if not isinstance(v, list) else [PREVIEW if c != OFF else OFF
+                                                             for c in v])
+                for k, v in changed.items()}
+
+    def _final(self, frame: Frame, now: float) -> None:
+        state = self.state
+        assert state is not None
+        winners = set(state.winner())
+        for player, seat in enumerate(self.players):
+            level = _pulse(now) if player in winners else 0.15
+            frame[f"seat.{seat}.status"] = dim(self.colours[player], level)
+
+    def _lobby(self, frame: Frame, now: float) -> None:
+        if self.mode == "seating" and self.view is not None:
+            palette = self.view.palette
+            for i, seat in enumerate(self.seating.joined):
+                frame[f"seat.{seat}.status"] = palette[i][1]
+            for seat in self.seat_order:
+                if seat not in self.seating.joined:
+                    frame[f"seat.{seat}.status"] = dim((255, 255, 255), 0.15 * _pulse(now))
+        elif self.mode == "choosing":
+            for seat in self.seat_order:
+                frame[f"seat.{seat}.status"] = dim((255, 255, 255), 0.3 * _pulse(now))
+
+    def animating(self) -> bool:
+        """Whether frames change with time now (pulses, flashes, a scoring sequence)."""
+        return self.mode != "idle" or bool(self.errors)
+
+    def tick(self) -> float | None:
+        """Render and push if due; returns seconds until the next tick is needed (None: idle)."""
+        now = self.clock()
+        if self.mode == "scoring" and self.scoring:
+            done = self.scoring_start + SCORING_STEP * len(self.scoring) + SCORING_HOLD
+            if now >= done:
+                self._scores_done()
+        elif self.mode == "scoring":
+            self._scores_done()
+        self.errors = {s: t for s, t in self.errors.items() if t > now}
+        compositor = self._compositor()
+        if compositor is not None:
+            self.output.show(compositor.compose(self.frame(now)))
+        self.dirty = False
+        due = self.output.due_in()
+        if not self.animating():
+            return due
+        step = PULSE_PERIOD / PULSE_STEPS
+        wait = step - (now % step)
+        return wait if due is None else min(wait, due)
+
+    def _compositor(self) -> Compositor | None:
+        key = self.game_name or "lobby"
+        return self._compositors.get(key) or self._compositors.get("lobby")
+
+
+def _pulse(now: float, period: float = PULSE_PERIOD) -> float:
+    """0.2..1.0 brightness, quantised so the same frames recur and are not re-pushed."""
+    phase = (now % period) / period
+    step = round(phase * PULSE_STEPS) / PULSE_STEPS
+    return 0.2 + 0.8 * (0.5 - 0.5 * math.cos(2 * math.pi * step))
+
+
+def _has_view(game: str) -> bool:
+    try:
+        view_for(game)
+    except KeyError:
+        return False
+    return True

@@ -1,0 +1,78 @@
+"""What a game view is: a pure function from a state to `{element: colour}`.
+
+The compositor adds what every game shares (turn prompts, candidate
+highlights, error flashes) and the layout turns element names into LEDs. A
+value is one colour for the whole element, or a list of colours for its LEDs
+in order (stacked markers on one track space).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from engine.core import Action, Event, State
+
+Colour = tuple[int, int, int]
+Frame = dict[str, Colour | list[Colour]]
+
+OFF: Colour = (0, 0, 0)
+WHITE: Colour = (255, 255, 255)
+
+
+def dim(colour: Colour, factor: float) -> Colour:
+    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
+
+
+@dataclass(frozen=True)
+class ViewContext:
+    """Table facts a view needs: each player's colour and the seat names they sit at."""
+
+    colours: tuple[Colour, ...]
+    seats: tuple[str, ...] = ()
+    names: tuple[str, ...] = field(default=())
+
+    def seat_of(self, player: int) -> str:
+        return self.seats[player] if self.seats else str(player + 1)
+
+
+class View:
+    """Base class of the per-game views; every method is pure (no clocks, no I/O)."""
+
+    game: str = ""
+    layout_name: str = ""
+    palette: tuple[tuple[str, Colour], ...] = ()
+    """Seat colours offered at seating, in order: (name, colour)."""
+
+    def layout_path(self) -> Path:
+        """The default LED layout of this game's table, shipped with the view."""
+        return Path(str(resources.files("apps.layouts").joinpath(self.layout_name)))
+
+    def render(self, state: State, ctx: ViewContext) -> Frame:
+        """The board as it should look now; hidden information never appears."""
+        raise NotImplementedError
+
+    def setup_frame(self, state: State, ctx: ViewContext) -> Frame:
+        """What to put where before play starts; by default the board itself."""
+        return self.render(state, ctx)
+
+    def describe_chance(self, state: State, action: Action) -> str:
+        """A sentence for the terminal when the app draws for the table."""
+        return f"Drawn: {action.text}"
+
+    def chance_actor(self, state: State) -> int | None:
+        """The player who performs the pending draw, so a pick is asked at that seat."""
+        return None
+
+    def scoring_steps(self, state: State, events: list[Event], ctx: ViewContext) -> list[Frame]:
+        """A light sequence for a round's scoring: one overlay frame per award."""
+        return []
+
+    def is_scoring(self, events: list[Event]) -> bool:
+        """Whether these events end a round (the table then shows the scoring)."""
+        return any(e.kind in ("round_scored", "game_over") for e in events)
+
+    def seat_active(self, state: State, player: int) -> bool:
+        """False for a seat that can no longer act this round (it is shown dimmed)."""
+        return True

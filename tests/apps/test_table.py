@@ -1,0 +1,259 @@
+"""The table app on mocked hardware: only button presses drive it, as at a real table."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from apps.runtime import Table
+from apps.sim import ButtonBot, ManualClock, demo_config
+from apps.views import view_for
+from apps.views.base import ViewContext
+from engine.core import CHANCE
+
+
+@pytest.fixture
+def make_table(tmp_path: Path) -> Iterator:
+    tables: list[Table] = []
+    said: list[str] = []
+
+    def make(players: int = 4, seed: int = 5, *, chance: str = "app", one_button: int = 0,
+             db: Path | None = None) -> tuple[Table, ManualClock, ButtonBot]:
+        config = demo_config("strozzi", players, journal=db or tmp_path / "journal.db",
+                             seed=seed, chance=chance, one_button=one_button)
+        clock = ManualClock()
+        table = Table(config, clock=clock, button_thread=False, say=said.append)
+        tables.append(table)
+        table.app.start()
+        table.app.tick()
+        return table, clock, ButtonBot(table, clock, seed)
+
+    make.said = said  # type: ignore[attr-defined]
+    yield make
+    for table in tables:
+        table.close()
+
+
+def seated(make, **kw):
+    table, clock, bot = make(**kw)
+    app = table.app
+    players = kw.get("players", 4)
+    for seat in [str(s) for s in range(1, players + 1)]:
+        bot.command(seat, "select")
+    if app.mode == "seating":
+        bot.press("table", "menu")
+    assert app.mode == "setup"
+    bot.command("1", "select")  # the board is laid out
+    assert app.mode == "playing"
+    return table, clock, bot
+
+
+def journal_actions(path: Path) -> list[tuple[int, str]]:
+    db = sqlite3.connect(path)
+    try:
+        return [(p, t) for p, t in db.execute("SELECT player, text FROM actions ORDER BY seq")]
+    finally:
+        db.close()
+
+
+def snapshot(table: Table) -> str:
+    assert table.app.state is not None
+    return json.dumps(table.app.state.to_dict(), sort_keys=True)
+
+
+def status_pixel(table: Table, seat: str) -> tuple[int, ...]:
+    layout = table.layouts["strozzi"]
+    (_, index), = layout.indices(f"seat.{seat}.status")
+    last = table.strip.last  # type: ignore[attr-defined]
+    assert last is not None
+    return last[index]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 5), (6, 2)])
+def test_a_whole_game_by_button_presses_scores_as_the_engine(make_table, tmp_path: Path,
+                                                             players: int, seed: int) -> None:
+    table, _clock, bot = make_table(players=players, seed=seed)
+    bot.play(players)
+    app = table.app
+    assert app.mode == "over" and app.state is not None and app.state.is_over()
+    # the journal alone, replayed by the bare engine, gives the same scores and winner
+    replay = engine.get("strozzi").new_state(players, seed=seed)
+    for player, text in journal_actions(tmp_path / "journal.db"):
+        replay.apply(replay.parse_action(text, player=player))
+    assert replay.is_over()
+    assert replay.scores() == app.state.scores() and replay.winner() == app.state.winner()
+    record = table.journal.history(1)[0]
+    assert record.status == "finished" and record.scores == replay.scores()
+    assert any("Game over" in line for line in make_table.said)
+
+
+def test_one_button_seats_and_picked_draws_play_a_whole_game(make_table) -> None:
+    table, _clock, bot = make_table(players=3, seed=8, chance="pick", one_button=2)
+    bot.play(3)
+    assert table.app.mode == "over"
+    assert sum(1 for a in table.app.state.history if a.player == CHANCE) > 10
+
+
+def test_an_out_of_turn_press_flashes_that_seat_and_changes_nothing(make_table,
+                                                                    tmp_path: Path) -> None:
+    table, _clock, bot = seated(make_table)
+    app = table.app
+    waiting = app._waiting_seat()
+    other = next(s for s in app.players if s != waiting)
+    before, logged = snapshot(table), journal_actions(tmp_path / "journal.db")
+    for command in ("select", "next", "previous"):
+        bot.command(other, command)
+        assert snapshot(table) == before
+        assert journal_actions(tmp_path / "journal.db") == logged
+        red, green, blue = status_pixel(table, other)[:3]
+        assert red > 0 and green == 0 and blue == 0  # the error light
+    assert any(f"Seat {other}: it is seat {waiting}'s turn" in s for s in make_table.said)
+
+
+def test_selecting_applies_only_after_confirmation(make_table, tmp_path: Path) -> None:
+    table, _clock, bot = seated(make_table)
+    app = table.app
+    seat = app._waiting_seat()
+    count = len(app.state.history)
+    bot.command(seat, "next")
+    bot.command(seat, "previous")
+    assert len(app.state.history) == count
+    bot.command(seat, "select")  # "flag" opens the flag menu; nothing applied yet
+    assert len(app.state.history) == count
+    bot.command(seat, "select")  # confirm the pirate flag
+    assert len(app.state.history) == count + 1
+    assert journal_actions(tmp_path / "journal.db")[-1] == (app.state.history[-1].player,
+                                                           "flag pirate")
+
+
+def test_undo_removes_the_last_action_but_never_a_seen_draw(make_table, tmp_path: Path) -> None:
+    table, _clock, bot = seated(make_table)
+    app = table.app
+    seat = app._waiting_seat()
+    for command in ("select", "next", "select"):  # flag plus: the pirate window opens
+        bot.command(seat, command)
+    assert app.state.history[-1].text == "flag plus" and app.state.phase == "pirates"
+    before_undo = len(app.state.history)
+    bot.press("table", "undo")
+    assert len(app.state.history) == before_undo - 1
+    assert app.state.phase == "decide"
+    assert len(journal_actions(tmp_path / "journal.db")) == before_undo - 1
+    # the last action is now the ship draw everyone saw: undo refuses
+    assert app.state.history[-1].player == CHANCE
+    frozen = snapshot(table)
+    bot.press("table", "undo")
+    assert snapshot(table) == frozen
+    assert any("cannot be undone" in s for s in make_table.said)
+
+
+def test_pause_blocks_input_until_menu_resumes(make_table) -> None:
+    table, _clock, bot = seated(make_table)
+    app = table.app
+    seat = app._waiting_seat()
+    bot.press("table", "menu")
+    assert app.mode == "paused"
+    frozen = snapshot(table)
+    bot.command(seat, "select")
+    bot.command(seat, "select")
+    assert snapshot(table) == frozen
+    bot.press("table", "menu")
+    assert app.mode == "playing"
+
+
+def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) -> None:
+    table, _clock, bot = seated(make_table, seed=9)
+    for _ in range(12):
+        seat, action = bot.choose()
+        for command in bot.presses_for(seat, action):
+            bot.command(seat, command)
+    before = snapshot(table)
+    table.close()
+    again, _clock2, _bot2 = make_table(seed=9)
+    assert again.app.mode == "playing"
+    assert snapshot(again) == before
+    assert again.app.players == table.app.players and again.app.colours == table.app.colours
+
+
+def test_a_damaged_journal_is_set_aside_with_a_message(make_table, tmp_path: Path) -> None:
+    db = tmp_path / "journal.db"
+    db.write_bytes(b"this is not a database at all" * 100)
+    table, _clock, _bot = make_table(db=db)
+    assert table.journal.recovered_from is not None and table.journal.recovered_from.exists()
+    assert any("damaged" in line for line in make_table.said)
+    assert table.app.mode == "seating"
+
+
+def test_a_truncated_journal_keeps_the_last_good_game(make_table, tmp_path: Path) -> None:
+    db = tmp_path / "journal.db"
+    table, _clock, bot = make_table(players=3, seed=4, db=db)
+    bot.play(3)
+    finished = table.journal.history(1)[0]
+    table.close()
+    # an unclean cut in the middle of the file
+    data = db.read_bytes()
+    for suffix in ("-wal", "-shm"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
+    db.write_bytes(data[: len(data) // 2 + 100])
+    again, _clock2, _bot2 = make_table(players=3, seed=4, db=db)
+    aside = again.journal.recovered_from
+    assert aside is not None and aside.exists()
+    kept = again.journal.history(5)
+    assert [g.id for g in kept] == [finished.id] and kept[0].scores == finished.scores
+
+
+def test_setup_guidance_lights_start_spaces_and_tokens(make_table) -> None:
+    table, _clock, bot = make_table(players=3)
+    for seat in ("1", "2", "3"):
+        bot.command(seat, "select")
+    bot.press("table", "menu")
+    app = table.app
+    assert app.mode == "setup" and not app._in_setup()
+    frame = app.frame(app.clock())
+    for city in ("venice", "rome", "naples", "florence"):
+        assert frame[f"strozzi.track.{city}.0"][:3] == list(app.colours)
+    for i in (1, 2, 3):
+        assert frame[f"strozzi.token.{i}"] != (0, 0, 0)
+    assert "strozzi.port.venice.1" not in frame
+
+
+def test_the_candidate_port_lights_its_ship_slot_and_track_space(make_table) -> None:
+    table, _clock, bot = seated(make_table, seed=5)
+    app = table.app
+    seat = app._waiting_seat()
+    bot.command(seat, "select")
+    bot.command(seat, "select")  # flag pirate: the seat now chooses a port
+    assert app.state.phase == "place"
+    menu = app._menu_for(seat)
+    changed = app._candidate_preview(menu, now=0.0)
+    port = menu.candidate().text.split()[1]
+    assert f"strozzi.port.{port}.1" in changed
+    assert any(k.startswith("strozzi.track.") for k in changed) or not any(
+        app.state.rules.ships[app.state.ship].goods
+    )
+
+
+def test_money_is_never_shown_before_the_end() -> None:
+    """'Players may keep the amount of their money secret.'"""
+    view = view_for("strozzi")
+    state = engine.get("strozzi").new_state(3)
+    ctx = ViewContext(colours=((255, 0, 0), (0, 255, 0), (0, 0, 255)))
+    before = view.render(state, ctx)
+    state.money = [500, 0, 1234]
+    assert view.render(state, ctx) == before
+
+
+def test_stacked_markers_show_in_arrival_order() -> None:
+    """'he places it to the right of all the other markers present on that same space'."""
+    view = view_for("strozzi")
+    state = engine.get("strozzi").new_state(3)
+    colours = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
+    rome = state.rules.cities.index("rome")
+    state.pos[rome] = [4, 4, 4]
+    state.stamp[rome] = [9, 3, 5]
+    frame = view.render(state, ViewContext(colours=colours))
+    assert frame["strozzi.track.rome.4"][:3] == [colours[1], colours[2], colours[0]]
