@@ -262,7 +262,6 @@ class Buttons:
                                       f"{e}") from None
                 self.devices[(spec.seat, spec.button)] = dev
                 self.specs[(spec.seat, spec.button)] = spec
-                f.raw = f.down = False
                 if dev.is_active:  # pressed (or stuck) at start-up: treat as a press now
                     self.bank.record(f, True)
                 dev.when_activated = _recorder(self.bank, f, True)
@@ -296,6 +295,9 @@ class Buttons:
             bank._edge(*item)
 
     def process(self, now: float | None = None) -> float | None:
+        """Run the filters now (only without the worker thread, which otherwise does it)."""
+        if self._thread is not None:
+            raise RuntimeError("the worker thread runs the filters; make Buttons(thread=False)")
         return self.bank.process(now)
 
     def pin(self, seat: str, button: str) -> Any:

@@ -163,3 +163,45 @@ def test_help_explains_the_self_test(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     for words in ("--config FILE", "--mock", "red, green, blue", "exit status", "examples:"):
         assert words in out
+
+
+def test_at_a_real_table_it_asks_and_waits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str],
+                                           mock_factory: MockFactory) -> None:
+    """The interactive path: prompts per button; here a 'person' answers each prompt."""
+    text = SMALL.replace('backend = "mock"\ncount = 20\norder = "GRB"',
+                         'backend = "terminal"\ncount = 20\nwidth = 10')
+    text = text.replace('pin_factory = "mock"', 'pin_factory = "mock"\nglitch_ms = 0')
+    cfg = parse_config_text(text, source="small.toml")  # no glitch window: taps are instant
+    out = io.StringIO()
+    doctor = Doctor(cfg, out=out, timeout=5, segment_seconds=0, model_path=tmp_path / "none")
+    monkeypatch.setattr(Doctor, "auto", staticmethod(lambda buttons: False))
+    created: list[Buttons] = []
+    real_init = Buttons.__init__
+
+    def init(self: Buttons, *a: object, **kw: object) -> None:
+        real_init(self, *a, **kw)  # type: ignore[arg-type]
+        created.append(self)
+
+    monkeypatch.setattr(Buttons, "__init__", init)
+    real_say = doctor.say
+
+    def say(line: str = "") -> None:
+        real_say(line)
+        if ": press " in line:  # the person presses what they are asked to, then lets go
+            who, _, rest = line.strip().partition(": press ")
+            seat = "table" if who == "table" else who.removeprefix("seat ")
+            button = rest.split()[0].lower()
+            created[0].press_pin(seat, button, True)
+            created[0].press_pin(seat, button, False)
+
+    doctor.say = say  # type: ignore[method-assign]
+    assert doctor.run() == 0
+    report = out.getvalue()
+    assert "  seat.1  LEDs 0-9: 172 mA predicted, lit for 0 s: first three red, green, blue?" \
+        in report
+    assert "buttons:      press each button when asked (5 s each)" in report
+    assert "  seat 1: press PREVIOUS (GPIO5)" in report
+    assert "  table: press UNDO (GPIO20)" in report
+    assert "5 of 5 buttons responded" in report
+    assert "\x1b[48;2;" in capsys.readouterr().out  # the terminal strip drew the segments
