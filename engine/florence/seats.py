@@ -1,0 +1,50 @@
+"""Seat kinds: who decides for a seat and where a seat's rules differ.
+
+Every decision of a seat (the free Debutant before round 1, each turn of the
+Perform Actions phase, a Rush in progress, Giovanni's claims, the last
+discards) goes through the seat's kind, and so do the few rule steps where the
+solo rules treat Palla Strozzi differently (time gained, scandals received).
+A human seat decides everything itself. The solo automa (issue 6) is another
+kind registered here: it can answer its turns with a card draw (CHANCE), resolve
+them by its own card texts and override the hooks, without the phase code
+changing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core import Event
+
+if TYPE_CHECKING:
+    from .rules import FlorenceState
+
+
+class SeatKind:
+    """A human at the table: the seat itself answers every decision."""
+
+    name = "player"
+
+    def actor(self, state: FlorenceState, seat: int) -> int:
+        """Who gives the input for `seat`'s decision: the seat, or CHANCE for a card draw."""
+        return seat
+
+    def texts(self, state: FlorenceState, seat: int) -> list[str]:
+        """Notation of everything `seat` may do now (the phase decides what is asked)."""
+        return state.decision_texts(seat)
+
+    def apply(self, state: FlorenceState, seat: int, text: str, events: list[Event]) -> None:
+        """Carry out one legal decision of `seat`."""
+        state.apply_decision(seat, text, events)
+
+    def time_gained(self, state: FlorenceState, seat: int, amount: int) -> int:
+        """Time this seat gains in the Gain Time phase (the automa has a floor)."""
+        return amount
+
+    def receives_scandal(self, state: FlorenceState, seat: int) -> bool:
+        """True when the seat takes a scandal card the usual way (into its hand)."""
+        return True
+
+
+SEAT_KINDS: dict[str, SeatKind] = {"player": SeatKind()}
+"""Registered seat kinds by name; a state stores each seat's kind name."""

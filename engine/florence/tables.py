@@ -1,0 +1,218 @@
+"""Florence component data compiled once per data set.
+
+States read these tuples on every action, so nothing here is parsed twice:
+`tables_for(data)` caches one `Tables` per data digest. Locations are 0-based
+inside the engine and 1-based in notation and messages (as printed on the board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core import DataError, GameData
+
+DEBUTANT, DONNA, MAESTRO = 1, 2, 3
+RANKS = ("", "debutant", "donna", "maestro")
+RANK_OF = {"debutant": DEBUTANT, "donna": DONNA, "maestro": MAESTRO}
+COSIMO, CONTESSINA, GIOVANNI = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class BragTile:
+    name: str
+    rate: int  # VP per match
+    counts: str  # what is counted: senior, markers, hand, prime, row, column, pairs, ...
+    floors: tuple[int, ...]  # lowest VP of each marker spot, bottom first
+    labels: tuple[str, ...]  # "0-6", "7-12", "13+"
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    noble: int
+    index: int  # position in its noble's deck list; flat id = noble * 4 + index
+    cost: int
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Board geometry, dial values, tiles, cards and schemes, ready to use."""
+
+    locations: int
+    columns: int
+    loc_names: tuple[str, ...]
+    roads: tuple[tuple[int, int], ...]
+    road_names: tuple[str, ...]
+    road_index: dict[tuple[int, int], int]
+    neighbours: tuple[tuple[tuple[int, int], ...], ...]  # loc -> ((dest, road), ...)
+    nobles_only: frozenset[tuple[int, int]]
+    route_next: tuple[int, ...]
+    spaces: int
+    blockers: tuple[tuple[int, ...], ...]
+    family: tuple[int, ...]  # pieces per rank, index by rank (0 unused)
+    guards: int
+    brag_markers: int
+    gifts: int
+    gifts_at_start: int
+    time_at_start: int
+    time_max: int
+    hand_limit: int
+    cost: dict[str, int]
+    nobles: tuple[str, ...]
+    guard_kinds: tuple[str, ...]
+    decks: tuple[str, ...]
+    rounds: int
+    first_round_time: int
+    time_tokens: tuple[int, ...]
+    gifts_gained: dict[int, int]
+    prime: tuple[int, ...]
+    queue_vp: dict[int, tuple[int, ...]]  # round -> VP by position (Cosimo, Contessina)
+    giovanni: dict[int, tuple[tuple[int, int], ...]]  # round -> ((vp, time), ...)
+    tiles: tuple[BragTile, ...]
+    tile_index: dict[str, int]
+    cards: tuple[Card, ...]  # flat, noble * 4 + index
+    card_index: dict[str, int]
+    copies: int
+    schemes: tuple[str, ...]
+    scheme_locs: tuple[frozenset[int], ...]
+    scheme_vp: tuple[int, ...]
+    scheme_min: int
+    time_per_vp: int
+
+    def active_noble(self, rnd: int) -> int:
+        """Cosimo in rounds 1, 4, 7; Contessina 2, 5, 8; Giovanni 3, 6, 9."""
+        return (rnd - 1) % 3
+
+    def capacity(self, players: int) -> tuple[int, ...]:
+        """Usable queue spaces per location: numbered spots above the player count are covered."""
+        return tuple(self.spaces - sum(1 for b in nums if b > players) for nums in self.blockers)
+
+    def path(self, start: int, dest: int) -> tuple[int, ...]:
+        """Locations a Noble enters from `start` to `dest` along the arrows (start excluded)."""
+        out = []
+        loc = start
+        while loc != dest and len(out) <= self.locations:
+            loc = self.route_next[loc]
+            out.append(loc)
+        return tuple(out)
+
+
+def _loc(value: object, where: str, n: int) -> int:
+    if not isinstance(value, int) or not 1 <= value <= n:
+        raise DataError(f"florence data: {where}: {value!r} is not a location 1-{n}")
+    return value - 1
+
+
+def _road(text: str, where: str, n: int) -> tuple[int, int]:
+    a, _, b = str(text).partition("-")
+    if not (a.isdigit() and b.isdigit()):
+        raise DataError(f"florence data: {where}: road {text!r} must look like '4-5'")
+    x, y = _loc(int(a), where, n), _loc(int(b), where, n)
+    return (x, y) if x < y else (y, x)
+
+
+def compile_tables(data: GameData) -> Tables:
+    board = data["board"]
+    n = int(board["locations"])
+    columns = int(board["columns"])
+    roads = tuple(_road(r, "roads.player", n) for r in data["roads"]["player"])
+    road_index = {r: i for i, r in enumerate(roads)}
+    neighbours: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for i, (a, b) in enumerate(roads):
+        neighbours[a].append((b, i))
+        neighbours[b].append((a, i))
+    cycle = [_loc(x, "noble_route.cycle", n) for x in data["noble_route"]["cycle"]]
+    if sorted(cycle) != list(range(n)):
+        raise DataError("florence data: noble_route.cycle must visit every location once")
+    route_next = [0] * n
+    for i, loc in enumerate(cycle):
+        route_next[loc] = cycle[(i + 1) % n]
+    fam = data["family"]
+    nobles = data["nobles"]
+    dial = data["dial"]
+    names = tuple(nobles["names"])
+    rounds = int(nobles["rounds"])
+    queue_vp: dict[int, tuple[int, ...]] = {}
+    giovanni: dict[int, tuple[tuple[int, int], ...]] = {}
+    for noble, key in ((COSIMO, "cosimo"), (CONTESSINA, "contessina")):
+        for k, values in enumerate(dial[key]):
+            queue_vp[noble + 1 + 3 * k] = tuple(int(v) for v in values)
+    for k, (vps, times) in enumerate(zip(dial["giovanni_vp"], dial["giovanni_time"], strict=True)):
+        giovanni[3 + 3 * k] = tuple(zip(map(int, vps), map(int, times), strict=True))
+    tiles = []
+    slots = data["brag_slots"]
+    for name, (rate, counts) in data["brag_tiles"].values.items():
+        floors = tuple(int(v) for v in slots[name])
+        if len(floors) != 3 or list(floors) != sorted(floors):
+            raise DataError(f"florence data: brag_slots.{name} needs 3 rising VP floors")
+        labels = tuple(
+            f"{lo}-{floors[i + 1] - 1}" if i + 1 < len(floors) else f"{lo}+"
+            for i, lo in enumerate(floors)
+        )
+        tiles.append(BragTile(name, int(rate), str(counts), floors, labels))
+    sc = data["scandals"]
+    cards = []
+    for noble, key in enumerate(names):
+        if len(sc[key]) != 4:
+            raise DataError(f"florence data: scandals.{key} needs the deck's 4 abilities")
+        for i, card in enumerate(sc[key]):
+            cards.append(Card(card, noble, i, int(sc["cost"][card])))
+    schemes = data["schemes"].values
+    svp = data["scheme_vp"]
+    gained = data["gifts_gained"]
+    return Tables(
+        locations=n,
+        columns=columns,
+        loc_names=tuple(str(i + 1) for i in range(n)),
+        roads=roads,
+        road_names=tuple(f"{a + 1}-{b + 1}" for a, b in roads),
+        road_index=road_index,
+        neighbours=tuple(tuple(sorted(nb)) for nb in neighbours),
+        nobles_only=frozenset(
+            _road(r, "roads.nobles_only", n) for r in data["roads"]["nobles_only"]
+        ),
+        route_next=tuple(route_next),
+        spaces=int(data["queue"]["spaces"]),
+        blockers=tuple(tuple(int(b) for b in nums) for nums in data["queue_blockers"]["numbers"]),
+        family=(0, int(fam["debutants"]), int(fam["donnas"]), int(fam["maestros"])),
+        guards=int(fam["guards"]),
+        brag_markers=int(fam["brag_markers"]),
+        gifts=int(fam["gifts"]),
+        gifts_at_start=int(fam["gifts_at_start"]),
+        time_at_start=int(fam["time_at_start"]),
+        time_max=int(fam["time_max"]),
+        hand_limit=int(fam["hand_limit"]),
+        cost={k: int(v) for k, v in data["costs"].values.items()},
+        nobles=names,
+        guard_kinds=tuple(nobles["guards"]),
+        decks=tuple(nobles["decks"]),
+        rounds=rounds,
+        first_round_time=int(data["time_tokens"]["first_round"]),
+        time_tokens=tuple(int(v) for v in data["time_tokens"]["values"]),
+        gifts_gained={3: int(gained["round3"]), 6: int(gained["round6"])},
+        prime=tuple(int(v) for v in dial["prime"]),
+        queue_vp=queue_vp,
+        giovanni=giovanni,
+        tiles=tuple(tiles),
+        tile_index={t.name: i for i, t in enumerate(tiles)},
+        cards=tuple(cards),
+        card_index={c.name: i for i, c in enumerate(cards)},
+        copies=int(sc["copies"]),
+        schemes=tuple(schemes),
+        scheme_locs=tuple(
+            frozenset(_loc(x, f"schemes.{k}", n) for x in v) for k, v in schemes.items()
+        ),
+        scheme_vp=tuple(int(v) for v in svp["by_count"]),
+        scheme_min=int(svp["minimum"]),
+        time_per_vp=int(data["end_scoring"]["time_per_vp"]),
+    )
+
+
+_TABLES: dict[str, Tables] = {}
+
+
+def tables_for(data: GameData) -> Tables:
+    tables = _TABLES.get(data.digest)
+    if tables is None:
+        tables = _TABLES[data.digest] = compile_tables(data)
+    return tables
