@@ -13,6 +13,7 @@ import sys
 
 COMMAND_MODULES = (
     "apps.commands.table_cmds",
+    "apps.commands.sim_cmd",
     "apps.commands.engine_cmds",
     "apps.commands.doctor",
 )

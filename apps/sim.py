@@ -40,7 +40,7 @@ class ManualClock:
         self.now += seconds
 
 
-def demo_config(game: str, seats: int, *, journal: Path, seed: int, strip: str = "mock",
+def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
                 chance: str = "app", one_button: int = 0) -> runtime.Config:
     """A mocked table for `game` with `seats` three-button seats (the last `one_button` of
     them with a single button) and undo/menu table buttons."""
@@ -57,8 +57,9 @@ def demo_config(game: str, seats: int, *, journal: Path, seed: int, strip: str =
     lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
     lines += ["[strip]", f'backend = "{strip}"', f"count = {layout_count}", 'order = "GRB"', ""]
     lines += ["[pipeline]", "brightness = 0.5", "budget_ma = 6000", ""]
-    lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f"seed = {seed}",
-              f'journal = "{journal}"']
+    lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
+    if seed is not None:
+        lines.append(f"seed = {seed}")
     return runtime.parse_text("\n".join(lines) + "\n", name=f"<demo {game}>")
 
 
