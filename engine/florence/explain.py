@@ -49,8 +49,7 @@ def describe(state: FlorenceState) -> str:
         if kind == "draw":
             seat = state.pending[0]
             return f"{_who(seat)} draws a scandal card from {t.nobles[detail].capitalize()}'s deck."
-        seat = state.schemes.index(-1)
-        return f"Reveal {seat_name(seat)}'s scheme card."
+        return f"Reveal {seat_name(detail)}'s scheme card."
     seat = state.turn
     if phase == "placement":
         return f"{_who(seat)} places a free debutant on a location with no family member."
@@ -102,7 +101,7 @@ def _piece(state: FlorenceState, seat: int, loc: int, word: str, own: bool = Tru
     q = state.queues[loc]
     if not 0 <= idx < len(q) or q[idx] & 3 != RANK_OF[head]:
         return f"There is no {head} in position {idx + 1} at location {loc + 1}."
-    if own and q[idx] >> 2 != seat:
+    if own and state.owner[q[idx]] != seat:
         return f"The {head} in position {idx + 1} at location {loc + 1} is not yours."
     return None
 
@@ -262,7 +261,7 @@ def explain(state: FlorenceState, text: str) -> str | None:
     if verb == "dispatch":
         if state.time[seat] < t.cost["dispatch"]:
             return _cost("Dispatch", t.cost["dispatch"], state.time[seat])
-        if not state.supply[seat * 4 + DEBUTANT]:
+        if not state.supply[state.colour(seat) * 4 + DEBUTANT]:
             return "All your Debutants are on the main board: you may not Dispatch."
         loc = _loc(t.loc_names, words[1]) if len(words) == 2 else None
         if loc is not None and not state._free(loc):
@@ -292,7 +291,8 @@ def _promote_reason(state: FlorenceState, seat: int, args: list[str]) -> str | N
     rank = RANK_OF[args[1].rstrip("0123456789")]
     if rank == MAESTRO:
         return "A Maestro is the highest rank: it cannot be promoted."
-    if not state.supply[seat * 4 + rank + 1]:
+    idx = int(args[1][len(RANKS[rank]) :]) - 1
+    if not state.supply[state.queues[loc][idx] + 1]:
         return f"You have no {RANKS[rank + 1]} left on your player board."
     return None
 
@@ -334,7 +334,8 @@ def invariants(state: FlorenceState) -> list[str]:
     broken: list[str] = []
     if not 0 <= state.round <= t.rounds:
         broken.append(f"round {state.round} out of 0..{t.rounds}")
-    on_board = [0] * (4 * n)
+    colours = len(state.colours)
+    on_board = [0] * (4 * colours)
     for loc, q in enumerate(state.queues):
         for code in q:
             on_board[code] += 1
@@ -344,27 +345,31 @@ def invariants(state: FlorenceState) -> list[str]:
             broken.append(f"queue at location {loc + 1} is out of seniority order")
     if state.travel is not None and state.travel[2] < 0:
         on_board[state.travel[3]] += 1
-    for s in range(n):
+    for c in range(colours):
         for r in (1, 2, 3):
-            k = s * 4 + r
+            k = c * 4 + r
             if min(state.supply[k], state.exiled[k]) < 0 or (
                 state.supply[k] + on_board[k] + state.exiled[k] != t.family[r]
             ):
-                broken.append(f"seat {s + 1}: {RANKS[r]}s not conserved")
+                broken.append(f"colour {c + 1}: {RANKS[r]}s not conserved")
+    guards = [0] * n
+    for group in (state.escorts, state.spies, state.bouncers):
+        for stack in group:
+            for c in stack:
+                guards[state.colours[c]] += 1
+    for s in range(n):
+        sets = state.colours.count(s)  # the solo automa plays two colours' components
         if not 0 <= state.time[s] <= t.time_max:
             broken.append(f"seat {s + 1}: time {state.time[s]} out of 0..{t.time_max}")
         if state.vp[s] < 0:
             broken.append(f"seat {s + 1}: negative VP")
         markers = sum(1 for x in state.slots if x == s)
-        if state.markers_left[s] < 0 or state.markers_left[s] + markers != t.brag_markers:
+        if state.markers_left[s] < 0 or state.markers_left[s] + markers != t.brag_markers * sets:
             broken.append(f"seat {s + 1}: brag markers not conserved")
-        guards = sum(
-            st.count(s) for group in (state.escorts, state.spies, state.bouncers) for st in group
-        )
-        if state.guards_left[s] < 0 or state.guards_left[s] + guards != t.guards:
+        if state.guards_left[s] < 0 or state.guards_left[s] + guards[s] != t.guards * sets:
             broken.append(f"seat {s + 1}: guards not conserved")
         given = sum(state.given[s * 3 : s * 3 + 3])
-        if state.gifts_left[s] < 0 or state.gifts_left[s] + given > t.gifts:
+        if state.gifts_left[s] < 0 or state.gifts_left[s] + given > t.gifts * sets:
             broken.append(f"seat {s + 1}: more gifts than the 6 of a colour")
         if len(state.hands[s]) > t.hand_limit:
             broken.append(f"seat {s + 1}: more than {t.hand_limit} scandal cards")

@@ -2,8 +2,10 @@
 
 Seats are numbered clockwise (seat i+1 is to the left of seat i). Locations are
 0-based here and 1-based in notation. A family member is an int
-`seat * 4 + rank` (rank 1 debutant, 2 donna, 3 maestro); each location's queue
-is a list of them, Prime Position first, always in seniority order.
+`colour * 4 + rank` (rank 1 debutant, 2 donna, 3 maestro); each location's queue
+is a list of them, Prime Position first, always in seniority order. A colour
+belongs to a seat (`colours[colour]`): one each in a multiplayer game, two for
+the solo automa, whose Orange and Blue pieces behave differently.
 Interpretations of ambiguous rules: docs/florence-rulings.md. Notation:
 docs/notation.md, section Florence.
 """
@@ -111,13 +113,15 @@ class FlorenceState(State):
         self.first = -1
         self.turn = -1
         self.kinds = ["player"] * n
+        self.colours = list(range(n))  # the seat owning each colour
+        self.owner = self._owners()  # piece code -> seat (derived from colours)
         self.time = [t.time_at_start] * n
         self.vp = [0] * n
-        self.supply = [0] * (4 * n)  # seat * 4 + rank: pieces on the player board
+        self.supply = [0] * (4 * n)  # colour * 4 + rank: pieces on the player board
         self.exiled = [0] * (4 * n)  # removed from the game by a scandal
-        for s in range(n):
+        for c in range(n):
             for r in (DEBUTANT, DONNA, MAESTRO):
-                self.supply[s * 4 + r] = t.family[r]
+                self.supply[c * 4 + r] = t.family[r]
         self.gifts_left = [t.gifts_at_start] * n
         self.given = [0] * (3 * n)  # seat * 3 + noble
         self.guards_left = [t.guards] * n
@@ -154,6 +158,13 @@ class FlorenceState(State):
     def kind(self, seat: int) -> SeatKind:
         return SEAT_KINDS[self.kinds[seat]]
 
+    def _owners(self) -> list[int]:
+        return [seat for seat in self.colours for _ in range(4)]
+
+    def colour(self, seat: int) -> int:
+        """The colour a seat's new pieces and guards take (its first colour)."""
+        return self.colours.index(seat)
+
     def active_noble(self) -> int:
         return self.tables.active_noble(self.round)
 
@@ -182,7 +193,7 @@ class FlorenceState(State):
         r = code & 3
         i = 0
         n = len(q)
-        if (code >> 2) in self.bouncers[loc]:
+        if (code >> 2) in self.bouncers[loc]:  # a Bouncer of the same colour
             while i < n and (q[i] & 3) > r:
                 i += 1
         else:
@@ -194,17 +205,20 @@ class FlorenceState(State):
     def own_pieces(self, seat: int) -> list[tuple[int, int, int]]:
         """(location, queue index, piece code) of every family member of `seat` on the board."""
         out = []
+        owner = self.owner
         for loc, q in enumerate(self.queues):
             for i, code in enumerate(q):
-                if code >> 2 == seat:
+                if owner[code] == seat:
                     out.append((loc, i, code))
         return out
 
     def family_on_board(self, seat: int) -> int:
-        return sum(1 for q in self.queues for c in q if c >> 2 == seat)
+        owner = self.owner
+        return sum(1 for q in self.queues for c in q if owner[c] == seat)
 
     def has_member(self, seat: int, loc: int) -> bool:
-        return any(c >> 2 == seat for c in self.queues[loc])
+        owner = self.owner
+        return any(owner[c] == seat for c in self.queues[loc])
 
     def _free(self, loc: int) -> bool:
         return len(self.queues[loc]) < self.cap[loc]
@@ -258,7 +272,7 @@ class FlorenceState(State):
         if phase == "noble_movement":
             return "draw", self.active_noble()
         if phase == "schemes":
-            return "scheme", self.schemes.index(-1)
+            return "scheme", self._scheme_seat()
         raise AssertionError(f"no chance step in phase {phase}")  # pragma: no cover
 
     def _chance_options(self) -> list[tuple[str, float]]:
@@ -314,6 +328,8 @@ class FlorenceState(State):
     def chance_weights(self) -> Sequence[float] | None:
         if self.current_player() != CHANCE:
             return None
+        if self.phase in SEAT_PHASES:  # a seat whose decisions are card draws
+            return SEAT_KINDS[self.kinds[self.turn]].weights(self, self.turn)
         return [w for _, w in self._chance_options()]
 
     def _apply_chance(self, text: str, events: list[Event]) -> None:
@@ -344,7 +360,7 @@ class FlorenceState(State):
         elif verb == "draw":
             self._take_card(self.pending.pop(0), t.card_index[words[2]], events)
         elif verb == "scheme":
-            seat = self.schemes.index(-1)
+            seat = self._scheme_seat()
             self.schemes[seat] = t.schemes.index(words[1])
             events.append(ev("scheme_revealed", player=seat, scheme=words[1]))
 
@@ -357,7 +373,7 @@ class FlorenceState(State):
                 if phase == "cleanup" and self.dial_loc[self.round + 2] >= 0:
                     self._start_round(events)
                     continue
-                if phase == "schemes" and -1 not in self.schemes:
+                if phase == "schemes" and self._scheme_seat() < 0:
                     self._final_scoring(events)
                     FLOW.fire(self, "schemes_revealed")
                     return
@@ -469,7 +485,7 @@ class FlorenceState(State):
                 q = queues[ring]
                 for i in range(len(q) - 1):
                     a, b = q[i], q[i + 1]
-                    if (a & 3) == (b & 3) and ((a >> 2) == s) != ((b >> 2) == s):
+                    if (a & 3) == (b & 3) and (self.owner[a] == s) != (self.owner[b] == s):
                         out.append(f"bonus swap {piece_word(a, i)} {piece_word(b, i + 1)}")
             return out
         if self.npassed == self.players - 1:
@@ -497,14 +513,14 @@ class FlorenceState(State):
         if time >= cost["brag"] and self.markers_left[s]:
             out.extend(self._brag_texts(s, own, "brag", anywhere=False))
         supply = self.supply
-        if time >= cost["dispatch"] and supply[s * 4 + DEBUTANT]:
+        if time >= cost["dispatch"] and supply[self.colour(s) * 4 + DEBUTANT]:
             out.extend(
                 f"dispatch {ln[loc]}" for loc in range(t.locations) if len(queues[loc]) < cap[loc]
             )
         if time >= cost["promote"]:
             for loc, i, code in own:
                 r = code & 3
-                if r < MAESTRO and supply[s * 4 + r + 1]:
+                if r < MAESTRO and supply[code + 1]:
                     out.append(f"promote {ln[loc]} {piece_word(code, i)}")
         if self.gifts_left[s]:
             for noble in range(3):
@@ -550,13 +566,14 @@ class FlorenceState(State):
         elif what == "column":
             n = sum(counts[tile_loc % t.columns :: t.columns])
         elif what == "senior":
-            n = sum(1 for q in self.queues for c in q if c >> 2 == seat and c & 3 > DEBUTANT)
+            owner = self.owner
+            n = sum(1 for q in self.queues for c in q if owner[c] == seat and c & 3 > DEBUTANT)
         elif what == "markers":
             n = t.brag_markers - self.markers_left[seat] + 1
         elif what == "hand":
             n = len(self.hands[seat]) - played
         elif what == "prime":
-            n = sum(1 for q in self.queues if q and q[0] >> 2 == seat)
+            n = sum(1 for q in self.queues if q and self.owner[q[0]] == seat)
         elif what == "gifts":
             n = sum(self.given[seat * 3 : seat * 3 + 3])
         else:  # pragma: no cover - data names a condition the engine does not know
@@ -564,7 +581,8 @@ class FlorenceState(State):
         return tile.rate * n
 
     def _counts(self, seat: int) -> list[int]:
-        return [sum(1 for c in q if c >> 2 == seat) for q in self.queues]
+        owner = self.owner
+        return [sum(1 for c in q if owner[c] == seat) for q in self.queues]
 
     def brag_spot(self, loc: int, vp: int) -> int:
         """The spot a brag scoring `vp` takes on `loc`: its range, else the next lower free one."""
@@ -605,7 +623,12 @@ class FlorenceState(State):
             names = t.loc_names
         kind = t.guard_kinds[noble]
         if stacked:
-            return [f"{kind} {names[i]}" for i, st in enumerate(stacks) if s not in st]
+            colours = self.colours
+            return [
+                f"{kind} {names[i]}"
+                for i, st in enumerate(stacks)
+                if all(colours[c] != s for c in st)
+            ]
         return [f"{kind} {names[i]}" for i, st in enumerate(stacks) if not st]
 
     def _gift_texts(self, s: int, noble: int, prefix: str) -> list[str]:
@@ -654,9 +677,10 @@ class FlorenceState(State):
                         if len(queues[d]) < cap[d] or self._way_on(d, 2, loc):
                             out.append(head + ln[d])
             elif card == "deploy":
-                if self.supply[s * 4 + DEBUTANT]:
+                if self.supply[self.colour(s) * 4 + DEBUTANT]:
+                    owner = self.owner
                     for loc, q in enumerate(queues):
-                        if len(q) < cap[loc] and any(c >> 2 == s and c & 3 > DEBUTANT for c in q):
+                        if len(q) < cap[loc] and any(owner[c] == s and c & 3 > DEBUTANT for c in q):
                             out.append(f"scandal deploy {ln[loc]}")
             elif card == "usurp":
                 for loc, i, code in own:
@@ -667,16 +691,15 @@ class FlorenceState(State):
                             if other & 3 < r:
                                 out.append(f"{head}{ln[d]} {piece_word(other, j)}")
             elif card == "promote":
-                if self.supply[s * 4 + DONNA]:
-                    for loc, i, code in own:
-                        if code & 3 == DEBUTANT:
-                            out.append(f"scandal promote {ln[loc]} {piece_word(code, i)}")
+                for loc, i, code in own:
+                    if code & 3 == DEBUTANT and self.supply[code + 1]:
+                        out.append(f"scandal promote {ln[loc]} {piece_word(code, i)}")
             elif card == "advance":
                 for loc, i, code in own:
                     q = queues[loc]
                     r = code & 3
                     j = i - 1
-                    while j >= 0 and q[j] & 3 == r and q[j] >> 2 == s:
+                    while j >= 0 and q[j] & 3 == r and self.owner[q[j]] == s:
                         j -= 1
                     if j >= 0 and q[j] & 3 == r:
                         out.append(f"scandal advance {ln[loc]} {piece_word(code, i)}")
@@ -745,8 +768,9 @@ class FlorenceState(State):
             return
         if verb == "place":
             loc = int(words[1]) - 1
-            self.supply[s * 4 + DEBUTANT] -= 1
-            self._enter(loc, s * 4 + DEBUTANT)
+            code = self.colour(s) * 4 + DEBUTANT
+            self.supply[code] -= 1
+            self._enter(loc, code)
             events.append(ev("placed", player=s, location=loc + 1))
             self.placed += 1
             self.turn = (s - 1) % self.players
@@ -816,7 +840,8 @@ class FlorenceState(State):
     def _escorts(self, s: int, road: int, events: list[Event]) -> None:
         """Moving along a road with Escorts: one's own gives 1 time, another's 2 VP to its owner."""
         t = self.tables
-        for owner in self.escorts[road]:
+        for colour in self.escorts[road]:
+            owner = self.colours[colour]
             if owner == s:
                 gained = self._gain_time(s, t.cost["escort_time"])
                 events.append(ev("escort", player=s, owner=s, road=t.road_names[road], time=gained))
@@ -902,16 +927,17 @@ class FlorenceState(State):
         )
 
     def _deploy(self, s: int, loc: int, events: list[Event], kind: str) -> None:
-        self.supply[s * 4 + DEBUTANT] -= 1
-        pos = self._enter(loc, s * 4 + DEBUTANT)
+        code = self.colour(s) * 4 + DEBUTANT
+        self.supply[code] -= 1
+        pos = self._enter(loc, code)
         events.append(ev(kind, player=s, location=loc + 1, position=pos + 1))
 
     def _promote(self, s: int, loc: int, idx: int, events: list[Event]) -> None:
         """Replace the piece by the next rank, which takes its place by seniority at once."""
         code = self.queues[loc].pop(idx)
         r = code & 3
-        self.supply[s * 4 + r] += 1
-        self.supply[s * 4 + r + 1] -= 1
+        self.supply[code] += 1
+        self.supply[code + 1] -= 1
         pos = self._enter(loc, code + 1)
         events.append(
             ev("promoted", player=s, location=loc + 1, rank=RANKS[r + 1], position=pos + 1)
@@ -933,11 +959,11 @@ class FlorenceState(State):
         if kind == t.guard_kinds[0]:
             a, _, b = where.partition("-")
             road = t.road_index[(int(a) - 1, int(b) - 1)]
-            self.escorts[road] = (*self.escorts[road], s)
+            self.escorts[road] = (*self.escorts[road], self.colour(s))
         else:
             loc = int(where) - 1
             stacks = self.spies if kind == t.guard_kinds[CONTESSINA] else self.bouncers
-            stacks[loc] = (*stacks[loc], s)
+            stacks[loc] = (*stacks[loc], self.colour(s))
         events.append(ev("guard_placed", player=s, guard=kind, at=where))
 
     # --- scandal cards ------------------------------------------------------------------
@@ -980,7 +1006,7 @@ class FlorenceState(State):
             theirs = self.queues[b].pop(piece_index(args[3]))
             self._enter(b, mine)
             self._enter(a, theirs)
-            events.append(ev("swapped", player=s, origin=a + 1, to=b + 1, other=theirs >> 2))
+            events.append(ev("swapped", player=s, origin=a + 1, to=b + 1, other=self.owner[theirs]))
         elif card == "promote":
             self._promote(s, int(args[0]) - 1, piece_index(args[1]), events)
         elif card == "advance":
@@ -1047,7 +1073,7 @@ class FlorenceState(State):
         while True:
             while self.pending:
                 s = self.pending[0]
-                if not self.kind(s).receives_scandal(self, s):
+                if not self.kind(s).takes_scandal(self, s, noble, events):
                     self.pending.pop(0)
                     continue
                 if len(self.hands[s]) >= t.hand_limit:
@@ -1081,7 +1107,7 @@ class FlorenceState(State):
             events.append(ev("noble_moved", noble=t.nobles[noble], to=loc + 1))
             q = self.queues[loc]
             if q:
-                seat = q[0] >> 2
+                seat = self.owner[q[0]]
                 vp = t.prime[self.round - 1]
                 self.vp[seat] += vp
                 events.append(ev("prime_position", player=seat, location=loc + 1, vp=vp))
@@ -1091,7 +1117,7 @@ class FlorenceState(State):
                     if self.has_member(best, loc):
                         self.pending.append(best)
                     break
-            self.pending.extend(self.spies[loc])
+            self.pending.extend(self.colours[c] for c in self.spies[loc])
         FLOW.fire(self, "noble_arrived")
         self._queue_scoring(events)
         return False
@@ -1107,8 +1133,9 @@ class FlorenceState(State):
             for i, code in enumerate(q[: len(values)]):
                 if noble == CONTESSINA and code & 3 == DEBUTANT:
                     continue
-                self.vp[code >> 2] += values[i]
-                events.append(ev("queue_scored", player=code >> 2, position=i + 1, vp=values[i]))
+                seat = self.owner[code]
+                self.vp[seat] += values[i]
+                events.append(ev("queue_scored", player=seat, position=i + 1, vp=values[i]))
             self.gio_order = []
         else:
             self.gio_order = self.ranking(loc)
@@ -1120,7 +1147,7 @@ class FlorenceState(State):
         count: dict[int, int] = {}
         best: dict[int, int] = {}
         for i, code in enumerate(self.queues[loc]):
-            s = code >> 2
+            s = self.owner[code]
             count[s] = count.get(s, 0) + 1
             best.setdefault(s, i)
         return sorted(count, key=lambda s: (-count[s], best[s]))
@@ -1139,7 +1166,7 @@ class FlorenceState(State):
             for s in self.gio_order:
                 if s in self.gio_done:
                     continue
-                if self.time[s] + len(self.hands[s]) >= cost:
+                if self.kind(s).affords(self, s, cost):
                     self.turn = s
                     return True
                 self.gio_done.append(s)  # cannot pay: the next ranked player may claim it
@@ -1154,7 +1181,7 @@ class FlorenceState(State):
         vp, cost = self.tables.giovanni[self.round][self.gio_award]
         self.gio_done.append(s)
         if claim:
-            self.time[s] -= cost
+            self.time[s] = max(0, self.time[s] - cost)
             self.vp[s] += vp
             events.append(
                 ev("giovanni_claimed", player=s, award=self.gio_award + 1, vp=vp, time=cost)
@@ -1204,11 +1231,19 @@ class FlorenceState(State):
     def _next_discarder(self) -> bool:
         return self.turn >= 0
 
+    def _scheme_seat(self) -> int:
+        """The next seat whose scheme card is to be revealed (-1: none left)."""
+        for seat, scheme in enumerate(self.schemes):
+            if scheme < 0 and self.kind(seat).has_scheme(self, seat):
+                return seat
+        return -1
+
     def scheme_count(self, seat: int) -> int:
         if self.schemes[seat] < 0:
             return 0
         locs = self.tables.scheme_locs[self.schemes[seat]]
-        return sum(1 for loc in locs for c in self.queues[loc] if c >> 2 == seat)
+        owner = self.owner
+        return sum(1 for loc in locs for c in self.queues[loc] if owner[c] == seat)
 
     def scheme_vp(self, seat: int) -> int:
         t = self.tables
@@ -1246,7 +1281,7 @@ class FlorenceState(State):
         "phase", "round", "first", "turn", "npassed", "placed", "gio_award",
     )  # fmt: skip
     _LISTS = (
-        "kinds", "time", "vp", "supply", "exiled", "gifts_left", "given", "guards_left",
+        "kinds", "colours", "time", "vp", "supply", "exiled", "gifts_left", "given", "guards_left",
         "markers_left", "tiles", "slots", "carriage", "bottom", "dial_time", "dial_loc",
         "rings", "passed", "deck", "deck_left", "discard", "schemes", "path", "pending",
         "gio_order", "gio_done",
@@ -1273,6 +1308,7 @@ class FlorenceState(State):
             setattr(self, k, [tuple(x) for x in d[k]])
         self.queues = [list(q) for q in d["queues"]]
         self.travel = list(d["travel"]) if d["travel"] is not None else None
+        self.owner = self._owners()
         self.final = [list(f) for f in d["final"]]
 
     def clone(self) -> FlorenceState:

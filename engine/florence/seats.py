@@ -37,12 +37,28 @@ class SeatKind:
         """Carry out one legal decision of `seat`."""
         state.apply_decision(seat, text, events)
 
+    def weights(self, state: FlorenceState, seat: int) -> list[float] | None:
+        """Chance weights when `actor` is CHANCE (the automa's card deck); None = uniform."""
+        return None
+
     def time_gained(self, state: FlorenceState, seat: int, amount: int) -> int:
         """Time this seat gains in the Gain Time phase (the automa has a floor)."""
         return amount
 
-    def receives_scandal(self, state: FlorenceState, seat: int) -> bool:
-        """True when the seat takes a scandal card the usual way (into its hand)."""
+    def takes_scandal(
+        self, state: FlorenceState, seat: int, noble: int, events: list[Event]
+    ) -> bool:
+        """True when the seat takes an earned scandal card into its hand; a kind that
+        rewards it otherwise (the automa: the top card is discarded, 1 time) does so here
+        and returns False."""
+        return True
+
+    def affords(self, state: FlorenceState, seat: int, cost: int) -> bool:
+        """Can the seat be offered a Giovanni award of `cost` time? (Discards count.)"""
+        return state.time[seat] + len(state.hands[seat]) >= cost
+
+    def has_scheme(self, state: FlorenceState, seat: int) -> bool:
+        """Whether a scheme card is dealt to (and revealed for) this seat."""
         return True
 
 
