@@ -221,8 +221,16 @@ def explain(state: FlorenceState, text: str) -> str | None:
     phase = state.phase
     seat = state.turn
     if verb in CHANCE_VERBS:
-        if verb == "draw" and phase == "noble_movement" and len(words) == 3:
-            return f"No '{words[2]}' card can still be in {words[1].capitalize()}'s deck."
+        if verb == "draw" and phase == "noble_movement":
+            noble = t.nobles[state.active_noble()]
+            card = words[2] if len(words) == 3 else "?"
+            if len(words) != 3 or words[1] != noble:
+                return f"The card is drawn from the active Noble's deck: 'draw {noble} CARD'."
+            if card not in t.card_index or t.cards[t.card_index[card]].noble != t.nobles.index(
+                noble
+            ):
+                return f"'{card}' is not one of {noble.capitalize()}'s scandal cards."
+            return f"No '{card}' card is left in {noble.capitalize()}'s draw pile."
         return None
     if phase == "actions" and verb in ACTION_VERBS and state.passed[seat]:
         return "Once you have passed, you cannot perform more actions this round: pick a bonus."

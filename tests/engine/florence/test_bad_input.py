@@ -9,7 +9,7 @@ from engine.core import IllegalAction
 from .helpers import new_game, play, queue, snapshot
 
 
-def refused(state: object, text: str, match: str) -> str:
+def refused(state: object, text: str, match: str | None) -> str:
     before = snapshot(state)  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match=match) as info:
         state.apply(text)  # type: ignore[attr-defined]
@@ -91,3 +91,30 @@ def test_other_refusals_name_their_rule() -> None:
     refused(state, "pass", "say which")
     play(state, "dispatch 2", "dispatch 3")
     refused(state, "dispatch 4", "cannot perform more actions")
+
+
+def test_corrupted_notation_is_refused_without_change() -> None:
+    """Every legal text with one word replaced or dropped is either legal or refused with
+    IllegalAction (explain never fails), and the state does not change."""
+    import random
+
+    from engine.core import derive, random_action
+
+    from .helpers import DATA, GAME
+
+    vocab = ["1", "5", "0", "10", "4-5", "1-5", "debutant", "debutant1", "donna2", "maestro9"]
+    vocab += ["cosimo", "escort", "spy", "bouncer", "7-12", "13+", "0-6", "journey", "x"]
+    for seed in range(4):
+        state = GAME.new_state(2 + seed, seed=seed, data=DATA)
+        rng, words_rng = derive(seed, "corrupt"), random.Random(seed)
+        while not state.is_over():
+            legal = {a.text for a in state.legal_actions()}
+            words = words_rng.choice(sorted(legal)).split()
+            k = words_rng.randrange(len(words))
+            if len(words) > 1 and words_rng.random() < 0.3:
+                del words[k]
+            else:
+                words[k] = words_rng.choice(vocab)
+            if " ".join(words) not in legal:
+                refused(state, " ".join(words), None)
+            state.apply(random_action(state, rng))

@@ -142,3 +142,25 @@ def test_contessina_ignores_debutants_and_cosimo_counts_every_position() -> None
     scored = [(e["player"], e["position"], e["vp"]) for e in events if e.kind == "queue_scored"]
     assert scored == [(1, 1, 13)]  # seat 1's debutant in 2nd place earns nothing
     assert vp_by(events, "queue_scored") == {1: 13}
+
+
+def test_a_scandal_discarded_for_time_can_pay_for_giovannis_award() -> None:
+    """'At any time, without using an action, you may discard 1 Scandal to gain 1 time' -
+    also when Giovanni asks for time."""
+    state = holding("carry", players=2)  # round 2; seat 1 holds a card and starts on 5
+    play(state, "dispatch 3", "pass 9", "dispatch 3", "bonus time", "dispatch 3", "bonus time")
+    play(state, "pass")  # Contessina passes 5 too: a second card
+    while state.phase != "actions" or state.round != 3:
+        play(state, texts(state)[0])
+    assert state.round == 3 and seat_of(state) == 1 and len(state.hands[0]) == 2
+    play(state, "pass 1", "dispatch 4", "bonus vp", "move 5 debutant1 2", "bonus vp", "pass")
+    while state.phase == "noble_movement":
+        play(state, texts(state)[0])
+    assert state.phase == "queue_scoring" and seat_of(state) == 0 and state.controller(2) == 0
+    assert state.time[0] == 3
+    assert "claim" not in texts(state) and "discard carry" in texts(state)
+    play(state, "discard carry")
+    assert state.time[0] == 4 and seat_of(state) == 0
+    events = play(state, "claim")
+    assert [e["vp"] for e in events if e.kind == "giovanni_claimed"] == [20]
+    assert state.time[0] == 0
