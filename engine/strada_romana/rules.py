@@ -94,6 +94,7 @@ _VERB_PHASES = {
     "wagon": ("wagon_tile", "reveal"),
 }
 BARE_VERBS = ("stop", "end", "tile", "pass")
+NEW_FEATURE = ("sideways step", "diagonal step", "fourth step", "passing through a wagon")
 REMOVE_TEXT = "remove wagon tile"
 JAM_SEARCH_NODES = 2000  # a jam's turns are few; beyond this a purchase is not refused
 MUST_MOVE = "Players must always move by 3 squares, unless traffic blocks their way"
@@ -101,6 +102,10 @@ MUST_MOVE = "Players must always move by 3 squares, unless traffic blocks their 
 
 class _Undecided(Exception):
     """A search gave up within its node budget (so nothing is refused)."""
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
 
 
 def seat_name(seat: int) -> str:
@@ -1177,10 +1182,18 @@ class StradaRomanaState(State):
         coins = self.coins[self.seat]
         if b.costs[k] > coins:
             return (
-                f"The {words[1]} move costs {b.costs[k]} coins and {seat_name(self.seat)} "
-                f"has {coins}."
+                f"The {words[1]} move costs {_coins(b.costs[k])} and {seat_name(self.seat)} "
+                f"has {_coins(coins)}."
             )
-        return f"No wagon could move even with the {words[1]} move."
+        saved, self.level = self.level, k + 1
+        moves = bool(self._free_steps())
+        self.level = saved
+        if not moves:
+            return f"No wagon could move even with the {words[1]} move."
+        return (
+            f"In a traffic jam a special move is bought to solve it: the {words[1]} move "
+            f"would allow no {NEW_FEATURE[k]} this turn, nothing the cheaper ones do not."
+        )
 
     def _why_tile(self, words: list[str]) -> str | None:
         if len(self.wagon_tiles[self.seat]) >= self.board.max_wagon_tiles:
