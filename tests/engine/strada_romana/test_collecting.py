@@ -1,0 +1,125 @@
+"""Ware tiles, cubes, contracts and coins (rulebook: Wagon's Position and "Ware" Tiles,
+Taking "Ware" Tiles, Taking Cubes, Contracts, c) Pass).
+
+Setup of `started()`: areas I-VI hold yellow, red, green, blue, brown, white; the
+markets 112, 121, 132, 151, 152, 221, 232, 251, ... hold yellow, red, green, blue,
+brown, white, yellow, red, ... so three red cubes lie on the board (121, 251, 352).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import CHANCE
+
+from .helpers import arrange, legal, play, refused, started
+
+
+def collect_options(state) -> set[str]:
+    return {t for t in legal(state) if t.startswith("collect")}
+
+
+@pytest.mark.parametrize(
+    ("square", "options"),
+    [
+        ("111", {"collect tile top"}),
+        ("113", {"collect tile top", "collect tile bottom"}),
+        ("112", {"collect tile bottom", "collect cube 112"}),
+    ],
+)
+def test_top_middle_and_bottom_squares(square: str, options: set[str]) -> None:
+    """'If on a top square, the player can only take a top "ware" tile. If on a middle
+    square, the player can choose a top or a bottom "ware" tile. If on a bottom square, the
+    player can only take a bottom "ware" tile.'"""
+    state = started(4)
+    play(state, f"step ballio {square}", "stop")
+    assert collect_options(state) == options
+
+
+def test_goods_only_when_the_wagon_ends_its_move() -> None:
+    """'Only when a wagon ends its move on a square can the player immediately take the
+    "ware" tile' and the cube of a connected market."""
+    state = started(4)
+    state.apply("step ballio 112")
+    refused(state, "collect cube 112", "only when a wagon ends its move")
+    state.apply("stop")
+    assert collect_options(state) == {"collect cube 112", "collect tile bottom"}
+    state.apply("step canopites 111")  # the next wagon moves: Ballio's chance is gone
+    refused(state, "collect cube 112", "only when a wagon ends its move")
+    state.apply("stop")
+    refused(state, "collect cube 112", "ended its move: 111")
+    assert collect_options(state) == {"collect tile top"}
+
+
+def test_ware_tile_pays_a_coin_per_cube_of_its_colour_and_is_replaced() -> None:
+    """'As soon as a "ware" tile is collected, the player takes one coin for each cube of
+    the same colour currently on the board.' 'A new "ware" tile is drawn at random from the
+    bag to replace the one taken.'"""
+    state = started(4)
+    play(state, "step ballio 112", "stop")
+    events = state.apply("collect tile bottom")  # area II: red
+    assert state.coins[0] == 3 and state.tiles[0][1] == 1
+    assert [e["coins"] for e in events if e.kind == "ware_taken"] == [3]
+    assert state.current_player() == CHANCE and state.phase == "refill"
+    assert state.chance_weights() == [5.0] * 6
+    state.apply("draw ware blue")
+    assert state.to_dict()["areas"]["II"] == "blue" and state.current_player() == 0
+
+
+def test_cube_from_the_connected_market_pays_nothing_and_is_replaced() -> None:
+    """'Only when a wagon ends its move on a square connected to a market can the player
+    immediately take the cube placed on the market. A new one is drawn at random from the
+    bag to replace the one taken. The player does not receive coins.'"""
+    state = started(4)
+    play(state, "step ballio 112", "stop", "collect cube 112")
+    assert state.coins[0] == 0 and state.cubes[0][0] == 1
+    assert state.phase == "refill" and state.chance_weights() == [3.0, 3.0, 4.0, 4.0, 4.0, 4.0]
+    state.apply("draw cube green")
+    assert state.to_dict()["markets"]["112"] == "green"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_two_or_three_players_take_a_cube_or_a_tile(players: int) -> None:
+    """'2-3 Players: during their turn, players must choose between a cube or a tile.'"""
+    state = started(players)
+    play(state, "step ballio 112", "stop", "collect cube 112", "draw cube red")
+    assert not collect_options(state)
+    refused(state, "collect tile bottom", "must choose between a cube or a ware tile")
+    play(state, "step canopites 113", "stop")
+    assert not collect_options(state)
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_four_or_five_players_take_a_cube_and_or_a_tile(players: int) -> None:
+    """'4-5 players: during their turn, players can take a cube and/or a tile.'"""
+    state = started(players)
+    play(state, "step ballio 112", "stop", "collect cube 112", "draw cube red")
+    assert collect_options(state) == {"collect tile bottom"}
+    play(state, "step canopites 113", "step canopites 121")  # 121: a market, area I
+    assert collect_options(state) == {"collect tile top"}  # one cube per turn
+    refused(state, "collect cube 121", "one cube")
+    play(state, "collect tile top")
+    assert state.cubes[0][0] == 1 and state.tiles[0][0] == 1
+
+
+def test_five_coins_change_into_a_victory_point_at_once() -> None:
+    """'When a player has 5 coins, he must change them into 1 Victory Point.'"""
+    state = arrange(started(4), coins={0: 4})
+    play(state, "step ballio 112", "stop")
+    events = state.apply("collect tile bottom")
+    assert state.coins[0] == 2 and state.vp[0] == 1
+    assert any(e.kind == "victory_point" for e in events)
+
+
+def test_an_empty_bag_leaves_the_market_empty() -> None:
+    """When the bag has no cube left there is nothing to draw (ruling 8)."""
+    state = started(4)
+    d = state.to_dict()
+    state = arrange(state, cubes=[d["cubes"][0], d["bag"]["cubes"], *d["cubes"][2:]])
+    state = arrange(
+        state, bag={"cubes": dict.fromkeys(d["bag"]["cubes"], 0), "tiles": d["bag"]["tiles"]}
+    )
+    assert not state.invariants()
+    play(state, "step ballio 112", "stop", "collect cube 112")
+    assert state.phase == "stopped" and state.to_dict()["markets"]["112"] is None
+    assert not collect_options(state) or collect_options(state) == {"collect tile bottom"}
