@@ -1021,15 +1021,22 @@ class StradaRomanaState(State):
                     "This turn is a move: a turn is one of moving the wagons, "
                     "choosing a wagon tile, or passing."
                 )
-        if verb in ("collect", "end") and phase == "moving":
+        if verb == "collect" and phase == "moving":
             return (
                 "Goods are taken only when a wagon ends its move: 'stop' first "
                 "(or take its remaining steps)."
             )
+        if verb == "collect" and phase in ("turn", "special"):
+            return "Goods are taken only when a wagon ends its move on a square."
+        if verb == "end" and phase in ("moving", "special"):
+            return f"{MUST_MOVE}: the turn ends once the steps are taken. {self.describe()}"
+        if verb == "end" and phase == "turn":
+            return (
+                "'end' closes a move: a turn is moving the wagons, choosing a wagon tile, "
+                "or passing."
+            )
         if verb == "stop" and phase in SEAT_PHASES:
             return "No wagon is moving: 'stop' ends the move of the wagon that is moving."
-        if verb in ("collect", "end") and phase in ("turn", "special"):
-            return "Goods are taken only when a wagon ends its move on a square."
         return f"'{text}' is not possible now. {self.describe()}"
 
     def _why_step(self, words: list[str]) -> str | None:
