@@ -1,0 +1,214 @@
+"""The table microcontroller: one USB cable carrying card reads, seat buttons and LED frames.
+
+`McuLink` speaks the protocol of docs/protocol.md over a `SerialLink`: HELLO on
+every (re)open, heartbeats both ways, card and button events acknowledged and
+deduplicated (the firmware resends what was not acknowledged), LED frames split
+into chunks. Card reads arrive on the app's queue as `CardEvent`s, buttons as
+plain `hw.events.InputEvent`s. `McuStrip` is hw's `Strip` over that link, for a
+Pi 5 or a board without a usable LED pin:
+
+    mcu = McuLink(DeviceSpec(path="/dev/tavola-mcu"), emit=events.put).start()
+    strip = McuStrip(300, link=mcu, order="GRB")
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hw.events import InputEvent
+from hw.strip import ByteStrip
+
+from .errors import LinkLost, ProtocolError
+from .events import CardEvent
+from .firmware import proto
+from .link import Emit, SerialLink
+from .parsers import Frame, FrameParser
+from .ports import DeviceSpec
+from .protocol import (
+    Ack,
+    Button,
+    Card,
+    Error,
+    Heartbeat,
+    Hello,
+    HelloAck,
+    Message,
+    Nak,
+    decode,
+    encode,
+    led_messages,
+)
+
+log = logging.getLogger("tavola.bridge")
+
+HELLO_RETRY_S = 1.0
+DUPLICATE_S = 1.0  # a resend arrives within RETRIES * RETRY_MS; after that a seq is new
+
+
+class McuLink:
+    """The host's side of the protocol; its handler methods run on the link's thread."""
+
+    label = "table microcontroller"
+
+    def __init__(self, device: DeviceSpec, *, emit: Emit, baud: int = 115_200,
+                 clock: Callable[[], float] = time.monotonic,
+                 monotonic: Callable[[], float] = time.monotonic, **link_options: Any) -> None:
+        self.emit = emit
+        self.monotonic = monotonic
+        self.link = SerialLink(device, self, emit=emit, baud=baud, clock=clock, **link_options)
+        self.parser = FrameParser()
+        self.ready = threading.Event()  # the handshake is done: LED frames may flow
+        self.info: HelloAck | None = None
+        self._send_lock = threading.Lock()
+        self._seq = 0
+        self._led_id = 0
+        self._latest: bytes | None = None
+        self._seen: dict[int, tuple[int, bytes, float]] = {}
+        self._hello_at = 0.0
+        self._heard_at = 0.0
+        self._beat_at = 0.0
+        self._errors_told: set[int] = set()
+        self.duplicates = 0
+        self.refused = 0  # frames we answered with NAK
+        self.naks = 0  # NAKs the MCU sent us
+        self.led_frames = 0
+
+    def start(self) -> McuLink:
+        self.link.start()
+        return self
+
+    def close(self) -> None:
+        self.link.close()
+
+    # --- sending -----------------------------------------------------------------------
+    def send(self, *messages: Message) -> bool:
+        """Number and send messages in one write; False while the device is away."""
+        with self._send_lock:
+            out = bytearray()
+            for message in messages:
+                out += encode(message, self._seq)
+                self._seq = (self._seq + 1) & 0xFF
+            return self.link.write(bytes(out))
+
+    def send_leds(self, data: bytes) -> bool:
+        """Show a frame of wire bytes; kept and sent again after a reconnect if it cannot go."""
+        self._latest = bytes(data)
+        if not self.ready.is_set():
+            return False
+        return self._push(self._latest)
+
+    def _push(self, data: bytes) -> bool:
+        with self._send_lock:
+            frame_id = self._led_id
+            self._led_id = (frame_id + 1) & 0xFF
+        sent = self.send(*led_messages(frame_id, data))
+        self.led_frames += sent
+        return sent
+
+    # --- the link's handler ------------------------------------------------------------
+    def opened(self, link: SerialLink, now: float) -> None:
+        self.parser = FrameParser()
+        self.ready.clear()
+        self.info = None
+        self._seen.clear()
+        mono = self.monotonic()
+        self._hello_at = self._heard_at = self._beat_at = mono
+        self.send(Hello())
+
+    def received(self, data: bytes, now: float) -> None:
+        for frame in self.parser.feed(data):
+            self._heard_at = self.monotonic()
+            self._frame(frame, now)
+
+    def idle(self, now: float) -> None:
+        mono = self.monotonic()
+        if not self.ready.is_set():
+            if mono - self._hello_at >= HELLO_RETRY_S and self.info is None:
+                self._hello_at = mono
+                self.send(Hello())
+            return
+        if mono - self._heard_at > proto.SILENCE_MS / 1000:
+            raise LinkLost(f"no frame for {proto.SILENCE_MS / 1000:g} s")
+        if mono - self._beat_at >= proto.HEARTBEAT_MS / 1000:
+            self._beat_at = mono
+            self.send(Heartbeat(int(mono * 1000)))
+
+    def closed(self) -> None:
+        self.ready.clear()
+
+    # --- what the MCU says -------------------------------------------------------------
+    def _frame(self, frame: Frame, now: float) -> None:
+        try:
+            message = decode(frame)
+        except ProtocolError as e:
+            self.refused += 1
+            code = proto.E_TYPE if frame.type not in proto.LAYOUTS else proto.E_MALFORMED
+            log.debug("%s: refused %s frame: %s", self.label, frame.name, e)
+            self.send(Nak(frame.seq, code))
+            return
+        if isinstance(message, Card | Button):
+            self.send(Ack(frame.seq))
+            if self._duplicate(frame):
+                return
+            if isinstance(message, Card):
+                self.emit(CardEvent(message.code, now, "mcu"))
+            else:
+                self.emit(InputEvent(message.seat_name, message.button_name,
+                                     message.kind_name, now))  # type: ignore[arg-type]
+        elif isinstance(message, HelloAck):
+            self._hello(message)
+        elif isinstance(message, Error):
+            if message.code not in self._errors_told:
+                self._errors_told.add(message.code)
+                log.warning("%s reports: %s", self.label, message.text)
+        elif isinstance(message, Nak):
+            self.naks += 1
+
+    def _hello(self, message: HelloAck) -> None:
+        self.info = message
+        if message.version != proto.PROTOCOL_VERSION:
+            self.link.report("incompatible", (
+                f"The table microcontroller runs {message.firmware} (protocol "
+                f"{message.version}); this Tavola speaks protocol {proto.PROTOCOL_VERSION}: "
+                "flash firmware_bridge/firmware to it."))
+            return
+        log.info("%s: %s, %d LEDs", self.label, message.firmware, message.led_count)
+        self.ready.set()
+        if self._latest is not None:
+            self._push(self._latest)
+
+    def _duplicate(self, frame: Frame) -> bool:
+        """A resend of an event already passed on (its ACK was lost)."""
+        mono = self.monotonic()
+        seen = self._seen.get(frame.seq)
+        self._seen[frame.seq] = (frame.type, frame.body, mono)
+        if seen is not None and seen[:2] == (frame.type, frame.body) and (
+                mono - seen[2] < DUPLICATE_S):
+            self.duplicates += 1
+            return True
+        return False
+
+
+class McuStrip(ByteStrip):
+    """hw's `Strip` whose frames go to the table microcontroller; the MCU drives the LEDs.
+
+    Frames are wire bytes in `order` (the host does colour order, brightness and the
+    current limit, as for the SPI backend). Sending never raises: with the cable out,
+    the latest frame waits and is shown when the MCU returns.
+    """
+
+    def __init__(self, n: int, *, link: McuLink, order: str = "GRB") -> None:
+        if len(order) != 3:
+            raise ValueError("the table microcontroller drives 3-channel WS2812 strips only")
+        super().__init__(n, order=order)
+        self.link = link
+
+    def _send(self, data: bytes) -> None:
+        self.link.send_leds(data)
+
+
+__all__ = ["McuLink", "McuStrip", "ProtocolError"]

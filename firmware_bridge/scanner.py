@@ -1,0 +1,65 @@
+"""Card scanners that speak plain serial: barcode scanners (one code per line) and RDM6300
+RFID readers. Each read becomes a `CardEvent` on the app's queue.
+
+    link = open_scanner("rdm6300", DeviceSpec(path="/dev/tavola-scanner"), emit=queue.put)
+    ...
+    link.close()
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from .events import CardEvent
+from .firmware.rdm6300 import Presence
+from .link import Emit, SerialLink
+from .parsers import LineParser, Rdm6300Parser
+from .ports import DeviceSpec
+
+ScannerKind = Literal["barcode", "rdm6300"]
+KINDS: tuple[ScannerKind, ...] = ("barcode", "rdm6300")
+
+
+class ScannerHandler:
+    """Parses a scanner's bytes; an RDM6300 repeats its frame while a tag lies on it, and
+    `presence_s` folds those repeats into one read (a barcode scanner sends one line a scan)."""
+
+    label = "card scanner"
+
+    def __init__(self, kind: ScannerKind, *, emit: Emit, presence_s: float = 0.5,
+                 max_length: int = 64, monotonic: Callable[[], float] = time.monotonic) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"scanner kind must be one of {', '.join(KINDS)} (got {kind!r})")
+        self.kind = kind
+        self.emit = emit
+        self.parser: LineParser | Rdm6300Parser = (
+            LineParser(max_length=max_length) if kind == "barcode" else Rdm6300Parser())
+        self.presence = Presence(int(presence_s * 1000)) if kind == "rdm6300" else None
+        self.monotonic = monotonic
+        self.reads = 0
+
+    def opened(self, link: SerialLink, now: float) -> None:
+        pass
+
+    def received(self, data: bytes, now: float) -> None:
+        for code in self.parser.feed(data):
+            if self.presence is not None and not self.presence.new(
+                    code, int(self.monotonic() * 1000)):
+                continue
+            self.reads += 1
+            self.emit(CardEvent(code, now, self.kind))
+
+    def idle(self, now: float) -> None:
+        pass
+
+    def closed(self) -> None:
+        pass
+
+
+def open_scanner(kind: ScannerKind, device: DeviceSpec, *, emit: Emit, baud: int = 9600,
+                 presence_s: float = 0.5, **link_options: Any) -> SerialLink:
+    """A started link whose reads arrive as `CardEvent`s through `emit`."""
+    handler = ScannerHandler(kind, emit=emit, presence_s=presence_s)
+    return SerialLink(device, handler, emit=emit, baud=baud, **link_options).start()

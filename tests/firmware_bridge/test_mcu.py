@@ -1,0 +1,145 @@
+"""The table microcontroller link: handshake, events, LED frames, resends, silence, replug."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_bridge.errors import LinkLost
+from firmware_bridge.events import CardEvent, LinkEvent
+from firmware_bridge.firmware import proto
+from firmware_bridge.mcu import McuLink, McuStrip
+from firmware_bridge.parsers import FrameParser
+from firmware_bridge.ports import DeviceSpec
+from firmware_bridge.protocol import Ack, Card, Hello, HelloAck, Nak, decode, encode
+from hw.events import InputEvent
+
+from .conftest import FAST, link_events, next_event, wait_for
+
+
+def start(device_path: Path, events: queue.Queue[Any], **kw: Any) -> McuLink:
+    return McuLink(DeviceSpec(path=str(device_path)), emit=events.put, **FAST, **kw).start()
+
+
+def test_cards_buttons_and_a_300_led_strip_over_one_pty(mcu_emulator, device_path) -> None:
+    emu = mcu_emulator(leds=300)
+    events: queue.Queue[Any] = queue.Queue()
+    mcu = start(device_path, events, clock=lambda: 7.0)
+    try:
+        assert mcu.ready.wait(10)
+        assert mcu.info == HelloAck(1, 300, 3, proto.FIRMWARE_ID)
+        strip = McuStrip(300, link=mcu, order="GRB")
+        strip.set_all([(i % 256, 0, 255 - i % 256) for i in range(300)])
+        strip.show()
+        wire = bytes(b for i in range(300) for b in (0, i % 256, 255 - i % 256))  # GRB
+        assert emu.wait_frame(lambda f: f == wire) == wire  # 900 bytes: four LED messages
+        assert emu.scan("04A1B2C3D4")
+        assert emu.press("table", "menu", "long_press")
+        assert next_event(events, CardEvent) == CardEvent("04A1B2C3D4", 7.0, "mcu")
+        assert next_event(events, InputEvent) == InputEvent("table", "menu", "long_press", 7.0)
+        wait_for(lambda: not emu.device.pending)  # both acknowledged: nothing resent
+    finally:
+        mcu.close()
+
+
+def test_unplug_is_told_once_and_the_board_gets_the_latest_frame_back(mcu_emulator,
+                                                                       device_path) -> None:
+    emu = mcu_emulator(leds=4)
+    seen: list[Any] = []
+    mcu = McuLink(DeviceSpec(path=str(device_path)), emit=seen.append, **FAST).start()
+    try:
+        assert mcu.ready.wait(10)
+        strip = McuStrip(4, link=mcu, order="RGB")
+        strip.set(0, (9, 9, 9))
+        strip.show()
+        assert emu.wait_frame(lambda f: f[:3] == b"\x09\x09\x09")
+        emu.unplug()
+        wait_for(lambda: not mcu.link.connected)
+        strip.set(1, (5, 6, 7))
+        strip.show()  # the cable is out: nothing raised, the frame waits
+        tries = mcu.link.attempts
+        wait_for(lambda: mcu.link.attempts >= tries + 3)
+        assert link_events(seen) == ["connected", "lost"]
+        frames_before = len(emu.frames)
+        emu.plug()
+        assert wait_for(lambda: mcu.ready.is_set())
+        assert emu.wait_frame(lambda f: f[3:6] == b"\x05\x06\x07", after=frames_before)
+        assert link_events(seen) == ["connected", "lost", "reconnected"]
+    finally:
+        mcu.close()
+
+
+@pytest.fixture
+def offline() -> tuple[McuLink, list[bytes], list[Any], list[float]]:
+    """A link driven by hand: its writes recorded, its monotonic clock in our hands."""
+    sent: list[bytes] = []
+    emitted: list[Any] = []
+    now = [100.0]
+    mcu = McuLink(DeviceSpec(path="/dev/null-mcu"), emit=emitted.append, clock=lambda: 1.0,
+                  monotonic=lambda: now[0])
+    mcu.link.write = lambda data: sent.append(data) or True  # type: ignore[method-assign]
+    mcu.opened(mcu.link, 1.0)
+    return mcu, sent, emitted, now
+
+
+def heard(sent: list[bytes]) -> list[Any]:
+    out = [decode(f) for f in FrameParser().feed(b"".join(sent))]
+    sent.clear()
+    return out
+
+
+def test_a_resent_event_is_acknowledged_but_passed_on_once(offline) -> None:
+    mcu, sent, emitted, now = offline
+    assert heard(sent) == [Hello()]
+    mcu.received(encode(HelloAck(1, 4, 3, "x"), 0), 1.0)
+    card = encode(Card(0, "0A0079A2B1"), 1)
+    mcu.received(card, 1.0)
+    now[0] += 0.1
+    mcu.received(card, 1.0)  # our ACK was lost: the firmware resends, same seq
+    assert [e for e in emitted if isinstance(e, CardEvent)] == [CardEvent("0A0079A2B1", 1.0,
+                                                                          "mcu")]
+    assert heard(sent) == [Ack(1), Ack(1)] and mcu.duplicates == 1
+    now[0] += 5.0
+    mcu.received(encode(Card(0, "0A0079A2B1"), 1), 1.0)  # seq 1 again, much later: a new read
+    assert len([e for e in emitted if isinstance(e, CardEvent)]) == 2
+
+
+def test_other_firmware_versions_are_told_once_and_get_no_frames(offline) -> None:
+    mcu, sent, emitted, _now = offline
+    mcu.received(encode(HelloAck(2, 4, 3, "tavola-pico/2.0"), 0), 1.0)
+    (event,) = emitted
+    assert isinstance(event, LinkEvent) and event.kind == "incompatible"
+    assert "protocol 2" in event.message and "flash" in event.message
+    heard(sent)
+    assert mcu.send_leds(bytes(12)) is False and not mcu.ready.is_set()
+    mcu.idle(1.0)
+    assert heard(sent) == []  # no HELLO again: the answer was clear
+
+
+def test_a_silent_board_is_dropped_and_hello_is_repeated_until_answered(offline) -> None:
+    mcu, sent, _emitted, now = offline
+    heard(sent)
+    now[0] += 1.0
+    mcu.idle(1.0)
+    assert heard(sent) == [Hello()]  # no answer yet: ask again, once a second
+    mcu.received(encode(HelloAck(1, 4, 3, "x"), 0), 1.0)
+    now[0] += proto.SILENCE_MS / 1000 + 0.1
+    with pytest.raises(LinkLost, match="no frame"):
+        mcu.idle(1.0)
+
+
+def test_nonsense_from_the_board_is_refused_with_nak(offline) -> None:
+    mcu, sent, emitted, _now = offline
+    heard(sent)
+    mcu.received(proto.encode(0x7F, 3, b"") + proto.encode(proto.CARD, 4, b""), 1.0)
+    assert heard(sent) == [Nak(3, proto.E_TYPE), Nak(4, proto.E_MALFORMED)]
+    assert emitted == [] and mcu.refused == 2
+
+
+def test_a_strip_of_four_channels_is_refused() -> None:
+    mcu = McuLink(DeviceSpec(path="/dev/null-mcu"), emit=print)
+    with pytest.raises(ValueError, match="3-channel"):
+        McuStrip(10, link=mcu, order="GRBW")
