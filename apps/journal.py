@@ -139,7 +139,7 @@ class Journal:
             if known is None or len(record.actions) >= len(known.actions):
                 found[record.id] = record
         for record in sorted(found.values(), key=lambda r: r.id):
-            self._insert(record)
+            self.import_game(record)
         if found:
             log.warning("copied %d readable game(s) from %s and %s", len(found), aside,
                         self.backup_path)
@@ -160,7 +160,8 @@ class Journal:
             os.fsync(fh.fileno())
         os.replace(tmp, self.backup_path)
 
-    def _insert(self, r: GameRecord) -> None:
+    def import_game(self, r: GameRecord) -> None:
+        """Store a whole game (recovery, imports) in one transaction."""
         with self._tx() as db:
             db.execute(
                 "INSERT INTO games (id, game, players, seed, options, seats, data_digest, status,"

@@ -81,6 +81,7 @@ class ButtonBot:
         self.noise = noise
         self.on_press = on_press
         self.presses = 0
+        self._stray = derive(seed, "stray")
 
     # --- the physical part ---------------------------------------------------------
     def press(self, seat: str, button: str, *, hold: bool = False) -> None:
@@ -159,31 +160,34 @@ class ButtonBot:
 
     def play(self, players: int, max_presses: int = 200_000) -> None:
         """From wherever the table is (idle, seating, mid-game) to game over."""
-        app = self.table.app
-        stray = derive(self.seed, "stray")
-        seats = [s.name for s in self.table.config.hw.seats if s.kind != "table"][:players]
-        while app.mode != "over":
+        while self.table.app.mode != "over":
             if self.presses > max_presses:
                 raise RuntimeError("the game did not end")
-            mode = app.mode
-            if mode == "idle" or mode == "choosing":
-                self.command(seats[0], "select")
-            elif mode == "seating":
-                for seat in seats:
-                    if seat not in app.seating.joined:
-                        self.command(seat, "select")
-                if app.mode == "seating":
-                    self.press("table", "menu")
-            elif (mode == "setup" and not app._in_setup()) or mode == "scoring":
-                self.command(seats[0], "select")
-            elif mode == "paused":
+            self.advance(players)
+
+    def advance(self, players: int) -> None:
+        """One step towards the end: join and start, confirm setup, skip scoring, or decide."""
+        app = self.table.app
+        seats = [s.name for s in self.table.config.hw.seats if s.kind != "table"][:players]
+        mode = app.mode
+        if mode in ("idle", "choosing", "scoring", "over") or (
+            mode == "setup" and not app._in_setup()
+        ):
+            self.command(seats[0], "select")
+        elif mode == "seating":
+            for seat in seats:
+                if seat not in app.seating.joined:
+                    self.command(seat, "select")
+            if app.mode == "seating":
                 self.press("table", "menu")
-            else:
-                if self.noise and stray.random() < self.noise:
-                    self.stray_press(stray)
-                seat, action = self.choose()
-                for command in self.presses_for(seat, action):
-                    self.command(seat, command)
+        elif mode == "paused":
+            self.press("table", "menu")
+        else:
+            if self.noise and self._stray.random() < self.noise:
+                self.stray_press(self._stray)
+            seat, action = self.choose()
+            for command in self.presses_for(seat, action):
+                self.command(seat, command)
 
 
 def final_lines(table: Table) -> list[str]:

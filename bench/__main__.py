@@ -24,7 +24,7 @@ def main(argv: list[str]) -> int:
     for name in names:
         start = time.perf_counter()
         module = importlib.import_module(f"bench.{name}")
-        print(f"== {name[len('bench_'):]}", flush=True)
+        print(f"== {name[len('bench_') :]}", flush=True)
         for line in module.run():
             print(f"  {line}", flush=True)
         print(f"  ({time.perf_counter() - start:.1f} s)", flush=True)

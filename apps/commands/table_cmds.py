@@ -74,7 +74,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     try:
-        table.run()
+        table.run(ready=lambda: logging.getLogger("tavola").info(
+            "Table ready (%s).", config.source))
     finally:
         table.close()
     return 0

@@ -82,7 +82,7 @@ def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[s
                 )
             source = table.get("source")
             if not isinstance(source, str) or not source.strip():
-                raise DataError(f"{origin}: [{name}] needs a non-empty source = \"...\"")
+                raise DataError(f'{origin}: [{name}] needs a non-empty source = "..."')
         groups[name] = Group(name, prov, source, values)
     return groups
 
