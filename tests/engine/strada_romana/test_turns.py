@@ -108,3 +108,18 @@ def test_tie_breaks(coins: list[int], last: list[int], winner: list[int]) -> Non
     state = arrange(started(4), vp={0: 3, 1: 3, 2: 3, 3: 1}, last=last)
     state = arrange(state, coins=dict(enumerate(coins)))
     assert state.winner() == winner
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_table_that_only_passes_still_ends(players: int) -> None:
+    """Every pass gives a coin and every five coins a victory point, so passing seats end
+    the game by handing out the 20 victory points (random play is the conformance suite's)."""
+    state = started(players)
+    turns = 0
+    while not state.is_over():
+        state.apply("tile" if "tile" in legal(state) else "pass")
+        turns += 1
+        while state.phase == "reveal":
+            state.apply(sorted(legal(state))[0])
+    assert state.ended == "victory points" and sum(state.vp) == 20
+    assert turns <= 100 + 9  # 100 coins make the 20 points; at most 9 tiles
