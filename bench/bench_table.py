@@ -1,0 +1,219 @@
+"""The table app: press -> frame latency, start-up, resume, and idle CPU with a pulsing prompt.
+
+Figures only; nothing here asserts a time.
+
+- press -> frame: from `MockPin.drive_*()` of a next/previous press to the frame handed
+  to the strip, over 5,000 presses in running Strozzi games (filter, menu move,
+  candidate preview, composition and colour pipeline included), beside a 300-LED
+  wire time. The clock is manual, so the 1 ms glitch window is not in the figure:
+  the hw benchmark gives the filter's latency with and without it.
+- start-up: `tavola run` in a subprocess, from spawn to its "Table ready" line.
+- resume: `TableApp.start()` on a journal whose unfinished game has 300 actions.
+- idle CPU: `tavola run` resumed into a game with a pulsing prompt, CPU over 10 s.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from apps.runtime import Table
+from apps.sim import ButtonBot, ManualClock, demo_config
+from hw.pipeline import wire_time_s
+
+PRESSES = 5000
+RESUME_ACTIONS = 300
+GLITCH_S = 0.002  # just past the default 1 ms glitch window, on the manual clock
+IDLE_SECONDS = float(os.environ.get("TAVOLA_BENCH_IDLE_S", "10"))
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+class _TimedWrites:
+    """Wraps a strip's `write` to stamp when each frame is handed over."""
+
+    def __init__(self, strip) -> None:  # type: ignore[no-untyped-def]
+        self.last = 0.0
+        inner = strip.write
+
+        def write(data: bytes | bytearray) -> None:
+            self.last = time.perf_counter()
+            inner(data)
+
+        strip.write = write
+
+
+def press_to_frame(tmp: Path) -> tuple[float, float, int]:
+    samples: list[float] = []
+    seed = 100
+    while len(samples) < PRESSES:
+        seed += 1
+        clock = ManualClock()
+        config = demo_config("strozzi", 4, journal=tmp / f"press-{seed}.db", seed=seed)
+        table = Table(config, clock=clock, button_thread=False, say=lambda _t: None)
+        stamp = _TimedWrites(table.strip)
+        bot = ButtonBot(table, clock, seed)
+        table.app.start()
+        table.app.tick()
+        app = table.app
+        try:
+            while app.mode != "over" and len(samples) < PRESSES:
+                if app.mode != "playing" or app.state is None or app._waiting_seat() is None:
+                    bot.advance(4)  # seating, setup, scoring: on to the next decision
+                    continue
+                seat = app._waiting_seat()
+                assert seat is not None
+                for button in ("next", "previous"):
+                    buttons = table.buttons
+                    clock.advance(0.05)
+                    start = time.perf_counter()
+                    buttons.press_pin(seat, button, True)
+                    clock.advance(GLITCH_S)  # the filter accepts a press after its window
+                    buttons.process()
+                    bot.pump()
+                    if stamp.last >= start:
+                        samples.append(stamp.last - start)
+                    buttons.press_pin(seat, button, False)
+                    clock.advance(0.05)
+                    buttons.process()
+                    bot.pump()
+                seat_, action = bot.choose()
+                for command in bot.presses_for(seat_, action):
+                    bot.command(seat_, command)
+        finally:
+            table.close()
+    return _percentile(samples, 50), _percentile(samples, 99), len(samples)
+
+
+def _config_file(tmp: Path, journal: Path) -> Path:
+    from apps.sim import PINS
+
+    pins = iter(PINS)
+    lines = ["[buttons]", 'pin_factory = "mock"', ""]
+    for s in range(1, 7):
+        lines += [f"[seats.{s}]", 'kind = "three"', f"previous = {next(pins)}",
+                  f"select = {next(pins)}", f"next = {next(pins)}", ""]
+    lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
+    lines += ["[strip]", 'backend = "mock"', "count = 438", ""]
+    lines += ["[app]", 'game = "strozzi"', f'journal = "{journal}"', "seed = 3", ""]
+    path = tmp / "tavola.toml"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def _tavola() -> list[str]:
+    script = Path(sys.executable).with_name("tavola")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "apps.cli"]
+
+
+def startup(tmp: Path) -> list[float]:
+    config = _config_file(tmp, tmp / "startup.db")
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        proc = subprocess.Popen([*_tavola(), "run", "--config", str(config)],
+                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "Table ready" in line:
+                times.append(time.perf_counter() - start)
+                break
+        proc.terminate()
+        proc.wait(timeout=10)
+    return times
+
+
+def _journal_with(tmp: Path, name: str, actions: int) -> Path:
+    """A journal whose unfinished 6-player game has `actions` actions of a random game."""
+    import engine
+    from apps.commands.engine_cmds import bot_game
+    from apps.journal import GameRecord, Journal
+
+    game = engine.get("strozzi")
+    seed = 0
+    while True:
+        seed += 1
+        state = bot_game(game, 6, seed)
+        if len(state.history) > actions:
+            break
+    db = tmp / name
+    journal = Journal(db)
+    seats = [{"seat": str(s + 1), "colour": [255, 0, 0]} for s in range(6)]
+    journal.import_game(GameRecord(
+        id=1, game="strozzi", players=6, seed=seed, options=dict(state.options), seats=seats,
+        data_digest=state.data.digest, status="playing", started=time.time(),
+        actions=[(a.player, a.text) for a in state.history[:actions]],
+    ))
+    journal.close()
+    return db
+
+
+def resume(tmp: Path) -> float:
+    db = _journal_with(tmp, "resume.db", RESUME_ACTIONS)
+    times = []
+    for _ in range(5):
+        clock = ManualClock()
+        config = demo_config("strozzi", 6, journal=db, seed=17)
+        table = Table(config, clock=clock, button_thread=False, say=lambda _t: None)
+        try:
+            start = time.perf_counter()
+            table.app.start()
+            times.append(time.perf_counter() - start)
+        finally:
+            table.close()
+    return statistics.median(times)
+
+
+def idle_cpu(tmp: Path) -> tuple[float, float]:
+    db = _journal_with(tmp, "idle.db", 41)  # a seat is choosing: its prompt pulses
+    config = _config_file(tmp, db)
+    proc = subprocess.Popen([*_tavola(), "run", "--config", str(config)],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            if "Table ready" in line:
+                break
+        time.sleep(1.0)
+        before = _cpu_seconds(proc.pid)
+        time.sleep(IDLE_SECONDS)
+        used = _cpu_seconds(proc.pid) - before
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    return used / IDLE_SECONDS * 100, IDLE_SECONDS
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def run() -> list[str]:
+    lines = []
+    with tempfile.TemporaryDirectory(prefix="tavola-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        p50, p99, n = press_to_frame(tmp)
+        wire = wire_time_s(300)
+        lines.append(f"press -> frame handed to the strip over {n} presses: p50 "
+                     f"{p50 * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us (300-LED wire time "
+                     f"{wire * 1e3:.2f} ms: p99 = {p99 / wire:.1%} of it)")
+        times = startup(tmp)
+        lines.append(f"start-up to ready (tavola run, mocked table): median "
+                     f"{statistics.median(times) * 1e3:.0f} ms, max {max(times) * 1e3:.0f} ms "
+                     f"over {len(times)} starts")
+        seconds = resume(tmp)
+        lines.append(f"resume of a {RESUME_ACTIONS}-action journal: {seconds * 1e3:.1f} ms "
+                     f"(median of 5)")
+        cpu, span = idle_cpu(tmp)
+        lines.append(f"idle with a pulsing prompt: {cpu:.2f}% of one core over {span:.0f} s")
+    return lines
