@@ -71,7 +71,7 @@ BUTTONS_BY_KIND: dict[str, tuple[str, ...]] = {
 }
 TABLE_BUTTONS = ("undo", "menu")
 TABLE_SEAT = "table"
-BACKENDS = ("ws281x", "spi", "adalight", "mock", "terminal")
+BACKENDS = ("ws281x", "spi", "adalight", "mcu", "mock", "terminal")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
 #: rpi_ws281x output pins: PWM0 (12, 18), PWM1 (13, 19), PCM (21), SPI MOSI (10).
 WS281X_PINS = {12: "PWM0", 18: "PWM0", 13: "PWM1", 19: "PWM1", 21: "PCM", 10: "SPI"}
@@ -370,6 +370,7 @@ _STRIP_KEYS = {
     "ws281x": {"pin", "dma", "channel", "freq_hz", "invert"},
     "spi": {"spi_bus", "spi_device", "spi_hz"},
     "adalight": {"port", "baud"},
+    "mcu": set(),  # the device is the [mcu] table's (firmware_bridge.config)
     "mock": set(),
     "terminal": {"width"},
 }
@@ -380,7 +381,7 @@ def _strip(t: _Table) -> StripConfig:
     allowed = _STRIP_COMMON | _STRIP_KEYS[backend]
     t.check_keys(allowed, f"backend {backend!r} takes: {', '.join(sorted(allowed))}")
     count = t.int("count", lo=1, hi=10_000)
-    order = t.str("order", "GRB" if backend in ("ws281x", "spi") else "RGB")
+    order = t.str("order", "GRB" if backend in ("ws281x", "spi", "mcu") else "RGB")
     if order not in _ORDERS:
         raise t.err("order", f"{order!r} is not a colour order like 'GRB', 'RGB' or 'GRBW'")
     kw: dict[str, Any] = {}
@@ -415,6 +416,8 @@ def _strip(t: _Table) -> StripConfig:
         kw = dict(port=t.str("port"), baud=t.int("baud", 115_200, lo=1200, hi=4_000_000))
         if len(order) == 4:
             raise t.err("order", "Adalight carries RGB only; set the device's own order")
+    elif backend == "mcu" and len(order) == 4:
+        raise t.err("order", "the table microcontroller drives 3-channel WS2812 strips only")
     elif backend == "terminal":
         kw = dict(width=t.int("width", 60, lo=1, hi=1000))
     segments = _segments(t, count)

@@ -41,4 +41,8 @@ def open_strip(config: StripConfig, **overrides: Any) -> Strip:
         return Ws281xStrip(config.count, pin=config.pin or 18, order=config.order,
                            dma=config.dma, channel=config.channel, freq_hz=config.freq_hz,
                            invert=config.invert, **overrides)
+    if b == "mcu":
+        # hw imports no serial protocol: the runtime builds firmware_bridge.mcu.McuStrip
+        raise StripError("the mcu backend rides the [mcu] board's link: open it with "
+                         "firmware_bridge.mcu.McuStrip (apps.runtime does)")
     raise StripError(f"unknown LED backend {b!r}")
