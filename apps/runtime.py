@@ -23,11 +23,13 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import engine
+from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
+from firmware_bridge.events import CardEvent, LinkEvent
 from hw.backends import open_strip
 from hw.buttons import Buttons
 from hw.config import HwConfig, parse_config
@@ -40,6 +42,7 @@ from hw.tomlsource import ConfigError, TomlSource
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .journal import Journal, default_path
+from .peripherals import Peripherals
 from .table import SeatConfig, TableApp
 from .views import view_for
 
@@ -47,6 +50,7 @@ log = logging.getLogger("tavola")
 
 APP_KEYS = {"game", "chance", "journal", "seed", "layouts", "options"}
 STOP = InputEvent("", "stop", "release", 0.0)
+WAKE = InputEvent("", "wake", "release", 0.0)  # no seat: the table ignores it
 
 
 @dataclass
@@ -64,6 +68,7 @@ class Config:
     hw: HwConfig
     app: AppSettings
     source: str
+    bridge: BridgeConfig = field(default_factory=BridgeConfig)  # [scanner], [mcu]
 
 
 def load(path: str | Path) -> Config:
@@ -112,7 +117,12 @@ def parse(src: TomlSource) -> Config:
         raise src.error(("strip",), "missing: say which LEDs to drive, e.g. backend = \"mock\"")
     if not any(seat.kind != "table" for seat in hw.seats):
         raise src.error(("seats",), "missing: declare at least one seat with its buttons")
-    return Config(hw=hw, app=settings, source=src.name)
+    bridge = parse_bridge(src)
+    if bridge.scanner is not None and "chance" not in raw:
+        settings.chance = "scanner"  # a [scanner] table means the cards are scanned
+    if settings.chance == "scanner" and bridge.scanner is None:
+        bridge = replace(bridge, scanner=ScannerConfig())  # /dev/tavola-scanner, barcode
+    return Config(hw=hw, app=settings, source=src.name, bridge=bridge)
 
 
 class PipelineOutput:
@@ -163,7 +173,8 @@ class Table:
                 layout.check_fits({layout.default_strip: hw.strip.count})
             except ConfigError as exc:
                 raise ConfigError(f"{exc} (config {config.source}: [strip] count)") from None
-        self.strip = strip or open_strip(hw.strip)
+        self.peripherals = Peripherals(config.bridge, emit=self.events.put, clock=clock)
+        self.strip = strip or self.peripherals.strip(hw.strip) or open_strip(hw.strip)
         self.pipeline = Pipeline.from_config(self.strip, hw.pipeline,
                                              segments=hw.strip.segments, clock=clock)
         self.output = PipelineOutput({strip_name: self.pipeline})
@@ -183,6 +194,7 @@ class Table:
             seats=seats, journal=self.journal, output=self.output, clock=clock,
             chance=ChanceSource(config.app.chance), game=config.app.game, seed=config.app.seed,
             options=config.app.options, say=say, compositors=compositors,
+            cards=self.peripherals.cards,
         )
         self._stop = threading.Event()
 
@@ -206,6 +218,25 @@ class Table:
         self._stop.set()
         self.events.put(STOP)
 
+    def wake(self) -> None:
+        """Make the main loop go round once (safe from a signal handler)."""
+        self.events.put(WAKE)
+
+    def reload(self, config: Config) -> list[str]:
+        """Apply what can change while running (pipeline settings); list what needs a restart."""
+        hw, old = config.hw, self.config.hw
+        p = hw.pipeline
+        self.pipeline.set_brightness(p.brightness)
+        self.pipeline.set_budget(p.budget_ma)
+        self.pipeline.fps = p.fps
+        for segment in self.pipeline.segments:
+            self.pipeline.set_dimming(segment, p.dimming.get(segment, 1.0))
+        restart = [name for name, a, b in (
+            ("[strip]", hw.strip, old.strip), ("seats and buttons", hw.seats, old.seats),
+            ("[app]", config.app, self.config.app)) if a != b]
+        self.config = replace(self.config, hw=replace(old, pipeline=p))
+        return restart
+
     def step(self, timeout: float | None) -> bool:
         """Wait for one event (or the timeout) and handle it; False once stopped."""
         try:
@@ -214,7 +245,7 @@ class Table:
             return not self._stop.is_set()
         if ev is STOP or self._stop.is_set():
             return False
-        self.app.handle(ev)
+        self.dispatch(ev)
         # handle everything already queued before rendering once
         while True:
             try:
@@ -223,18 +254,34 @@ class Table:
                 break
             if ev is STOP:
                 return False
-            self.app.handle(ev)
+            self.dispatch(ev)
         return True
 
+    def dispatch(self, ev: Any) -> None:
+        """One queued event to the app: a button, a card read, a device coming or going."""
+        if isinstance(ev, CardEvent):
+            self.app.handle_card(ev.code, ev.time)
+        elif isinstance(ev, LinkEvent):
+            self.app.say(ev.message)
+        else:
+            self.app.handle(ev)
+
     def run(self, *, ready: Callable[[], None] | None = None,
-            heartbeat: Callable[[], None] | None = None, heartbeat_s: float | None = None) -> None:
-        """The main loop: start (or resume), then handle events and render until stopped."""
+            heartbeat: Callable[[], None] | None = None, heartbeat_s: float | None = None,
+            each_loop: Callable[[], None] | None = None) -> None:
+        """The main loop: start (or resume), then handle events and render until stopped.
+
+        `each_loop` runs on this thread before every wait (config reloads asked for by a
+        signal handler happen there, never inside the handler).
+        """
         self.app.start()
         self.app.tick()
         if ready is not None:
             ready()
         last_beat = self.clock()
         while not self._stop.is_set():
+            if each_loop is not None:
+                each_loop()
             timeout = self.app.tick()
             if heartbeat is not None and heartbeat_s:
                 now = self.clock()
@@ -253,4 +300,5 @@ class Table:
             self.strip.close()
         finally:
             self.buttons.close()
+            self.peripherals.close()
             self.journal.close()

@@ -25,6 +25,7 @@ import engine
 from engine.core import CHANCE, Action, Event, IllegalAction, State
 from hw.events import InputEvent
 
+from .cards import CardError, CardReader
 from .chance import ChanceSource
 from .compositor import Compositor
 from .journal import Journal
@@ -96,6 +97,7 @@ class TableApp:
         options: Mapping[str, Any] | None = None,
         say: Callable[[str], None] | None = None,
         compositors: Mapping[str, Compositor] | None = None,
+        cards: CardReader | None = None,
     ) -> None:
         self.seats = {s.name: s for s in seats}
         self.seat_order = [s.name for s in seats]
@@ -108,6 +110,7 @@ class TableApp:
         self.options = dict(options or {})
         self.say = say or (lambda text: log.info("%s", text))
         self._compositors = dict(compositors or {})
+        self.cards = cards
         self.game_names = [g for g in engine.games() if _has_view(g)]
         if game is not None and game not in self.game_names:
             raise ValueError(f"no table view for game {game!r}; choose one of "
@@ -237,6 +240,31 @@ class TableApp:
     def _flash(self, seat: str, why: str) -> None:
         self.errors[seat] = self.clock() + ERROR_SECONDS
         self.say(f"Seat {seat}: {why}")
+
+    def handle_card(self, code: str, now: float) -> None:
+        """A card, tile or token the scanner read: the draw it answers is confirmed like any
+        action (journal first); anything else lights every seat red, says why, changes nothing."""
+        self.dirty = True
+        state = self.state
+        drawing = self.mode == "playing" or (self.mode == "setup" and self._in_setup())
+        if self.cards is None or state is None or self.game_name is None or not drawing:
+            self._flash_all(f"Card {code} read, but no draw is due now.")
+            return
+        try:
+            action = self.cards.resolve(self.game_name, state, code, now)
+        except CardError as exc:
+            text = str(exc)
+            self._flash_all(f"{text[:1].upper()}{text[1:]}.")
+            return
+        assert self.view is not None
+        self.say(self.view.describe_chance(state, action))
+        self.confirm(action)
+
+    def _flash_all(self, why: str) -> None:
+        until = self.clock() + ERROR_SECONDS
+        for seat in self.players or self.seat_order:
+            self.errors[seat] = until
+        self.say(why)
 
     # idle ---------------------------------------------------------------------------
     def _on_idle(self, seat: str, command: str) -> None:
