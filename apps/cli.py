@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "apps.commands.sim_cmd",
     "apps.commands.engine_cmds",
     "apps.commands.doctor",
+    "apps.commands.cards_cmd",
 )
 
 EPILOG = """\

@@ -1,0 +1,158 @@
+"""Cards: the registry file, what a card answers, the repeat window, `tavola cards`."""
+
+from __future__ import annotations
+
+import io
+import threading
+from pathlib import Path
+
+import pytest
+
+import engine
+from apps.cards import (
+    CardError,
+    CardReader,
+    CardRegistry,
+    answers,
+    catalogue,
+    match,
+)
+from apps.cli import main
+from apps.commands.cards_cmd import learn
+from engine.core import CHANCE, Action, derive, random_action
+from hw.tomlsource import ConfigError
+
+
+def strozzi_at(phase: str, seed: int = 3):
+    """A 3-player Strozzi state in `phase` after at least one ship came up."""
+    state = engine.get("strozzi").new_state(3, seed=seed)
+    rng = derive(seed, "cards")
+    while state.phase != phase or not state.seen:
+        state.apply(random_action(state, rng))
+    return state
+
+
+def test_the_registry_round_trips_through_its_file(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "cards.toml"
+    reg = CardRegistry.load(path)  # no file yet: empty
+    assert reg.cards("strozzi") == {}
+    reg.assign("strozzi", "04A1B2C3D4", "draw  7")
+    reg.assign("strozzi", 'odd "id"\\', "reveal arts-2")
+    reg.save()
+    again = CardRegistry.load(path)
+    assert again.cards("strozzi") == {"04A1B2C3D4": "draw 7", 'odd "id"\\': "reveal arts-2"}
+    assert path.read_text().count("[strozzi]") == 1
+    assert not list(path.parent.glob(".cards-*"))  # no temporary file left behind
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[chess]\n"a" = "draw 1"\n', r"cards\.toml:1: chess: is not a game"),
+    ('[strozzi]\n"a" = 7\n', r"cards\.toml:2: strozzi\.a: must be a card"),
+    ('strozzi = 1\n', r"cards\.toml:1: strozzi: must be a table"),
+])
+def test_a_broken_registry_names_its_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "cards.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        CardRegistry.load(path)
+
+
+def test_strozzi_lists_its_ships_and_tokens_with_their_copies() -> None:
+    cards = dict(catalogue("strozzi"))
+    ships = [c for c in cards if c.startswith("draw ")]
+    assert len(ships) == 29 and all(cards[c] == 1 for c in ships)
+    assert cards["reveal arts-2"] == 6 and cards["reveal arts-1-venice"] == 2
+    assert sum(n for c, n in cards.items() if c.startswith("reveal ")) == 36
+    with pytest.raises(CardError, match=r"docs/cards\.md"):
+        catalogue("florence")
+
+
+@pytest.mark.parametrize(("card", "action", "expected"), [
+    ("draw 7", "draw 7", True),
+    ("draw 7", "draw 17", False),
+    ("tile influencers", "tile 3 influencers", True),  # the location is the table's business
+    ("tile influencers", "token 3 influencers", False),
+    ("draw ware yellow", "draw ware yellow", True),
+    ("influencers", "tile 3 influencers", False),  # a verb alone never matches a suffix
+])
+def test_what_a_card_answers(card: str, action: str, expected: bool) -> None:
+    assert answers(card, Action(CHANCE, action)) is expected
+
+
+def test_a_card_answers_only_a_legal_draw() -> None:
+    state = strozzi_at("draw")
+    seen = next(iter(state.seen))
+    fresh = next(a.text for a in state.legal_actions())
+    assert match(state, fresh) == Action(CHANCE, fresh)
+    with pytest.raises(CardError, match=f"Ship {seen} has already come up"):
+        match(state, f"draw {seen}")
+    with pytest.raises(CardError, match="not a possible draw now"):
+        match(state, "reveal arts-2")
+    deciding = strozzi_at("decide")
+    with pytest.raises(CardError, match="no draw is due"):
+        match(deciding, fresh)
+
+
+def test_the_reader_refuses_unknown_ids_and_repeats_within_the_window() -> None:
+    state = strozzi_at("draw")
+    fresh = next(a.text for a in state.legal_actions())
+    reader = CardReader(CardRegistry(None, {"strozzi": {"A": fresh}}), repeat_s=2.0)
+    with pytest.raises(CardError, match="card B is not in the strozzi card list"):
+        reader.resolve("strozzi", state, "B", 10.0)
+    assert reader.resolve("strozzi", state, "A", 10.0).text == fresh
+    with pytest.raises(CardError, match=f"card A \\({fresh}\\) was just read"):
+        reader.resolve("strozzi", state, "A", 11.9)
+    assert reader.resolve("strozzi", state, "A", 14.0).text == fresh  # the window is from the
+    with pytest.raises(CardError, match="just read"):  # last read, so a held tag stays out
+        reader.resolve("strozzi", state, "A", 15.5)
+
+
+def test_learn_pairs_scans_with_numbers_or_notation(tmp_path: Path) -> None:
+    reg = CardRegistry(tmp_path / "cards.toml")
+    answers_given = iter(["7", "nonsense", "reveal arts-2", "", "q"])
+    said: list[str] = []
+    paired = learn("strozzi", reg, iter(["ID1", "ID2", "ID3", "ID4", "ID5"]),
+                   lambda prompt: next(answers_given), said.append)
+    assert paired == 2
+    assert CardRegistry.load(tmp_path / "cards.toml").cards("strozzi") == {
+        "ID1": "draw 7", "ID2": "reveal arts-2"}
+    assert any("Skipped" in s for s in said)
+    assert any(" 33) reveal arts-2 x6" in s for s in said)  # copies still to pair
+    assert not any("  7) draw 7" in s for s in said[said.index("Scanned ID2."):])
+
+
+def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypatch,
+                                                     capsys) -> None:
+    cards = tmp_path / "cards.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("04A1B2C3D4\n1\nABC\nreveal sciences-2\n"))
+    assert main(["cards", "learn", "strozzi", "--keyboard", "--cards", str(cards)]) == 0
+    assert "2 cards paired" in capsys.readouterr().out
+    assert main(["cards", "list", "strozzi", "--cards", str(cards)]) == 0
+    out = capsys.readouterr().out
+    assert "Strozzi: 2 of 65 cards paired" in out
+    assert "draw 1" in out and "04A1B2C3D4" in out
+    assert "reveal sciences-2" in out and "ABC (1 of 6)" in out
+
+
+def test_tavola_cards_learn_from_an_emulated_board(tmp_path: Path, monkeypatch, capsys,
+                                                   mcu_emulator, device_path: Path) -> None:
+    emu = mcu_emulator(leds=4)
+    cards = tmp_path / "cards.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("29\n30\n"))
+
+    def scan() -> None:
+        if emu.wait_connected(10):
+            emu.scan("0A0079A2B1")
+            emu.scan("1122334455")
+
+    scanner = threading.Thread(target=scan)
+    scanner.start()
+    try:
+        code = main(["cards", "learn", "strozzi", "--device", str(device_path), "--kind", "mcu",
+                     "--cards", str(cards), "--count", "2"])
+    finally:
+        scanner.join()
+    assert code == 0
+    assert CardRegistry.load(cards).cards("strozzi") == {
+        "0A0079A2B1": "draw 29", "1122334455": "reveal arts-1-venice"}
+    assert "Table microcontroller connected" in capsys.readouterr().out
