@@ -12,7 +12,7 @@ ambiguous rules are listed in docs/strada-romana-rulings.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State, load_game_data
 from engine.core import seat_name as _seat_name
@@ -118,6 +118,8 @@ class StradaRomanaState(State):
     Wagon positions are square indices of `Board` (or UNPLACED / ARRIVED). While a
     wagon moves it is lifted off `occ`, so a stacking move may pass over others.
     """
+
+    jam_search_nodes: ClassVar[int] = JAM_SEARCH_NODES
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)
@@ -475,7 +477,7 @@ class StradaRomanaState(State):
             left = self._allowance()
             if level == 3:
                 return self._search(-1, 0, left, left) > self.board.steps
-            budget = [JAM_SEARCH_NODES]
+            budget = [self.jam_search_nodes]
             return self._uses(level, -1, 0, left, budget)
         except _Undecided:
             return True  # not proven useless: allowed
@@ -510,9 +512,10 @@ class StradaRomanaState(State):
                     return True
             if occ[sq] < 0:
                 occ[sq] = mover
-                found = self._uses(level, -1, moved, left, budget)
-                occ[sq] = -1
-                return found
+                try:
+                    return self._uses(level, -1, moved, left, budget)
+                finally:
+                    occ[sq] = -1
             return False
         for w, sq in enumerate(pos):
             if sq < 0 or moved >> w & 1:
@@ -1384,7 +1387,11 @@ class StradaRomanaState(State):
             broken.append("the board shows a wagon that is not there")
         if self.phase != "wagons" and len(placed) + len(self.arrived) != len(b.wagons):
             broken.append("wagons lost")
-        if len(self.arrived) > b.arrivals or self.pos.count(ARRIVED) != len(self.arrived):
+        if (
+            len(self.arrived) > b.arrivals
+            or self.pos.count(ARRIVED) != len(self.arrived)
+            or sum(self.finished) != len(self.arrived)
+        ):
             broken.append("arrivals out of step")
         held = [len(h) for h in self.wagon_tiles]
         if max(held) > b.max_wagon_tiles or sum(held) > b.deck:
@@ -1399,6 +1406,8 @@ class StradaRomanaState(State):
             or moving != bool(self.trail)
         ):
             broken.append("the move in progress is inconsistent")
+        if moving and self.occ[self.pos[self.mover]] >= 0 and self.level < 4:
+            broken.append("a wagon passes over another without stacking")
         if self.phase == "over" and not self.ended:
             broken.append("the game is over without a reason")
         return broken

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.strada_romana import GAME
+from engine.strada_romana import GAME, StradaRomanaState
 
 from .helpers import arrange, legal, play, refused, started, steps
 
@@ -232,3 +232,15 @@ def test_special_move_covers_every_wagon_moved_in_the_turn() -> None:
 def test_new_game_is_not_changed_by_a_refusal() -> None:
     state = GAME.new_state(2)
     refused(state, "step ballio 111", "not possible now")
+
+
+def test_a_purchase_not_proven_useless_is_allowed(monkeypatch) -> None:
+    """Ruling 13: if the jam search gives up, nothing is refused and nothing is disturbed."""
+    for nodes in range(1, 60):
+        monkeypatch.setattr(StradaRomanaState, "jam_search_nodes", nodes)
+        state = arrange(started(4), wagons=JAM, coins={0: 4})
+        before = state.to_dict()
+        assert {"buy sideways", "buy stacking"} <= legal(state)
+        assert state.to_dict() == before and not state.invariants()
+    monkeypatch.setattr(StradaRomanaState, "jam_search_nodes", 1)
+    assert "buy diagonal" in legal(arrange(started(4), wagons=JAM, coins={0: 4}))
