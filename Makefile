@@ -17,6 +17,7 @@ demo: $(STAMP)
 	$(BIN)/tavola demo strozzi --players 4 --seed 1
 
 test: $(STAMP)
+	bash scripts/system-deps.sh
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 

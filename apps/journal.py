@@ -75,7 +75,10 @@ class GameRecord:
 
 
 def default_path() -> Path:
-    """`$XDG_DATA_HOME/tavola/tavola.db`; the appliance sets `/var/lib/tavola` in its config."""
+    """`$STATE_DIRECTORY/tavola.db` under systemd (`/var/lib/tavola`), else the XDG data dir."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / "tavola.db"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "tavola" / "tavola.db"
 
@@ -198,6 +201,11 @@ class Journal:
         db.execute("COMMIT")
 
     def close(self) -> None:
+        """Fold the write-ahead log into the file, then close: a clean file on shutdown."""
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.DatabaseError as exc:
+            log.warning("journal checkpoint at close failed: %s", exc)
         self.db.close()
 
     # --- writing -------------------------------------------------------------------

@@ -59,25 +59,63 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    """The appliance: READY=1 when the table is live, WATCHDOG=1 from the main loop,
+    SIGTERM -> lights off, journal closed, exit 0; SIGHUP -> reload the config."""
+    from ..service import Notifier, setup_logging
+
+    setup_logging(logging.DEBUG if args.verbose else logging.INFO)
+    log = logging.getLogger("tavola")
     try:
         config = runtime.load(args.config)
         table = runtime.Table(config)
     except (ConfigError, JournalError) as exc:
-        return _fail(str(exc))
+        log.error("%s", exc)
+        return 2
     except Exception as exc:  # a backend that cannot start names its fix in the message
-        return _fail(f"cannot start the table: {exc}")
+        log.error("cannot start the table: %s", exc)
+        return 1
+    notifier = Notifier.from_env()
+    reload_asked = False
 
-    def on_signal(signum: int, frame: object) -> None:
+    def on_stop(signum: int, frame: object) -> None:
         table.stop()
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    def on_hup(signum: int, frame: object) -> None:
+        nonlocal reload_asked
+        reload_asked = True
+        table.wake()
+
+    def maybe_reload() -> None:
+        nonlocal reload_asked
+        if not reload_asked:
+            return
+        reload_asked = False
+        notifier.reloading()
+        try:
+            restart = table.reload(runtime.load(args.config))
+        except ConfigError as exc:
+            log.error("config not reloaded, keeping the running one: %s", exc)
+        else:
+            log.info("config reloaded from %s", args.config)
+            if restart:
+                log.warning("changes to %s take effect after a restart", ", ".join(restart))
+        notifier.ready()
+
+    def ready() -> None:
+        notifier.ready()
+        log.info("Table ready (%s).", config.source)
+
+    signal.signal(signal.SIGTERM, on_stop)
+    signal.signal(signal.SIGINT, on_stop)
+    signal.signal(signal.SIGHUP, on_hup)
     try:
-        table.run(ready=lambda: logging.getLogger("tavola").info(
-            "Table ready (%s).", config.source))
+        table.run(ready=ready, heartbeat=notifier.watchdog,
+                  heartbeat_s=notifier.watchdog_interval, each_loop=maybe_reload)
     finally:
+        notifier.stopping()
         table.close()
+        notifier.close()
+        log.info("Table stopped; lights off, journal closed.")
     return 0
 
 
@@ -131,6 +169,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Runs the table from a TOML config (seats, table buttons, strip, pipeline, "
         "[app]). With backend = \"terminal\" or \"mock\" it runs without a Pi.")
     p.add_argument("--config", required=True, help="the config file, e.g. /etc/tavola/tavola.toml")
+    p.add_argument("--verbose", action="store_true", help="log debug messages too")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("history", help="finished games with their scores",

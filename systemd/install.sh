@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Install Tavola as a service on Raspberry Pi OS (Debian bookworm or newer). Idempotent:
+# running it again upgrades the code and keeps the config and the game journal.
+#
+#   sudo systemd/install.sh              install or upgrade, enable and start
+#   sudo systemd/install.sh --pwm        also install the root drop-in for the PWM LED backend
+#   sudo systemd/install.sh --uninstall  stop and remove the service and the code;
+#                                        keeps /var/lib/tavola (games) and /etc/tavola (config)
+#
+# For tests and image builds: TAVOLA_ROOT installs under another root, TAVOLA_SKIP lists
+# steps to skip (apt, user, systemctl, udev), TAVOLA_PIP_ARGS adds pip options and
+# TAVOLA_EXTRAS replaces the Pi extras ("pi": rpi-ws281x, lgpio) off a Pi.
+set -euo pipefail
+
+ROOT="${TAVOLA_ROOT:-}"
+SKIP=",${TAVOLA_SKIP:-},"
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PREFIX="$ROOT/opt/tavola"
+ETC="$ROOT/etc/tavola"
+UNIT_DIR="$ROOT/etc/systemd/system"
+RULES_DIR="$ROOT/etc/udev/rules.d"
+STATE="$ROOT/var/lib/tavola"
+PWM=0
+ACTION=install
+
+for arg in "$@"; do
+  case "$arg" in
+    --pwm) PWM=1 ;;
+    --uninstall) ACTION=uninstall ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "install.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+skip() { [[ "$SKIP" == *",$1,"* ]]; }
+say() { echo "tavola install: $*"; }
+
+if [[ -z "$ROOT" && $EUID -ne 0 ]]; then
+  echo "install.sh: run as root (sudo $0 $*)" >&2
+  exit 1
+fi
+
+if [[ $ACTION == uninstall ]]; then
+  skip systemctl || { systemctl disable --now tavola.service 2>/dev/null || true; }
+  rm -f "$UNIT_DIR/tavola.service"
+  rm -rf "$UNIT_DIR/tavola.service.d"
+  rm -f "$RULES_DIR/99-tavola.rules"
+  rm -rf "$PREFIX"
+  skip systemctl || systemctl daemon-reload
+  skip udev || { udevadm control --reload-rules && udevadm trigger; } || true
+  say "removed the service and /opt/tavola; kept $STATE (games) and $ETC (config)"
+  exit 0
+fi
+
+if ! skip apt; then
+  say "installing Debian packages"
+  apt-get update -qq
+  apt-get install -y -qq python3 python3-venv python3-lgpio >/dev/null
+fi
+
+if ! skip user; then
+  for group in gpio spi dialout; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+  done
+  if ! id tavola >/dev/null 2>&1; then
+    useradd --system --user-group --home-dir /var/lib/tavola --no-create-home \
+      --shell /usr/sbin/nologin tavola
+    say "created the system user tavola"
+  fi
+  usermod -a -G gpio,spi,dialout tavola
+fi
+
+say "installing the code into $PREFIX/venv"
+mkdir -p "$PREFIX"
+[[ -x "$PREFIX/venv/bin/python" ]] || python3 -m venv --system-site-packages "$PREFIX/venv"
+# shellcheck disable=SC2086
+EXTRAS="${TAVOLA_EXTRAS-pi}"
+"$PREFIX/venv/bin/python" -m pip install --quiet ${TAVOLA_PIP_ARGS:-} "$SRC${EXTRAS:+[$EXTRAS]}"
+
+install -d -m 0755 "$ETC"
+if [[ ! -e "$ETC/tavola.toml" ]]; then
+  install -m 0644 "$SRC/systemd/tavola.toml" "$ETC/tavola.toml"
+  say "wrote the default config $ETC/tavola.toml"
+else
+  say "kept your config $ETC/tavola.toml"
+fi
+install -d -m 0750 "$STATE"
+
+install -D -m 0644 "$SRC/systemd/tavola.service" "$UNIT_DIR/tavola.service"
+if [[ $PWM == 1 ]]; then
+  install -D -m 0644 "$SRC/systemd/tavola-pwm-root.conf" "$UNIT_DIR/tavola.service.d/pwm-root.conf"
+  say "installed the PWM drop-in: the service runs as root"
+fi
+install -D -m 0644 "$SRC/systemd/99-tavola.rules" "$RULES_DIR/99-tavola.rules"
+
+skip user || chown -R tavola:tavola "$STATE"
+skip udev || { udevadm control --reload-rules && udevadm trigger; }
+if ! skip systemctl; then
+  systemctl daemon-reload
+  systemctl enable tavola.service
+  systemctl restart tavola.service
+  say "started: follow it with journalctl -u tavola -f"
+fi
+say "done"

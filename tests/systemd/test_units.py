@@ -1,0 +1,78 @@
+"""The unit files as systemd itself reads them: verify, security exposure, udev rules."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
+TAVOLA = Path(sys.executable).with_name("tavola")
+MAX_EXPOSURE = 2.0
+
+
+def analyze() -> str:
+    found = shutil.which("systemd-analyze")
+    assert found, "systemd-analyze is missing: scripts/system-deps.sh installs it"
+    return found
+
+
+def unit_copy(tmp: Path, *, dropin: bool = False) -> Path:
+    """The unit with ExecStart pointing at this venv's tavola (verify checks it exists)."""
+    text = (SYSTEMD / "tavola.service").read_text()
+    assert "ExecStart=/opt/tavola/venv/bin/tavola run" in text
+    unit = tmp / "tavola.service"
+    unit.write_text(text.replace("/opt/tavola/venv/bin/tavola", str(TAVOLA)))
+    if dropin:
+        d = tmp / "tavola.service.d"
+        d.mkdir()
+        shutil.copy(SYSTEMD / "tavola-pwm-root.conf", d / "pwm-root.conf")
+    return unit
+
+
+@pytest.mark.parametrize("dropin", [False, True], ids=["default", "pwm-drop-in"])
+def test_systemd_analyze_verify_prints_no_warning(tmp_path: Path, dropin: bool) -> None:
+    unit = unit_copy(tmp_path, dropin=dropin)
+    proc = subprocess.run([analyze(), "verify", str(unit)], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip() == ""
+
+
+def test_security_exposure_is_at_most_two(tmp_path: Path) -> None:
+    unit = unit_copy(tmp_path)
+    proc = subprocess.run([analyze(), "security", "--offline=true", str(unit)],
+                          capture_output=True, text=True, timeout=60)
+    match = re.search(r"Overall exposure level for tavola\.service: (\d+\.\d+)", proc.stdout)
+    assert match, proc.stdout + proc.stderr
+    exposure = float(match.group(1))
+    print(f"exposure {exposure}")
+    assert exposure <= MAX_EXPOSURE
+
+
+def test_unit_keeps_the_promised_settings() -> None:
+    text = (SYSTEMD / "tavola.service").read_text()
+    for setting in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=tavola",
+                    "/etc/tavola/tavola.toml", "User=tavola",
+                    "SupplementaryGroups=gpio spi dialout", "DevicePolicy=closed",
+                    "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes",
+                    "PrivateTmp=yes", "RestrictAddressFamilies=AF_UNIX", "SystemCallFilter="):
+        assert setting in text, setting
+
+
+def test_udev_rules_are_well_formed() -> None:
+    rule = re.compile(r'^([A-Za-z{}_]+)(==|!=|=|\+=)"[^"]*"$')
+    lines = [ln for ln in (SYSTEMD / "99-tavola.rules").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    assert lines
+    symlinks = set()
+    for line in lines:
+        parts = [p.strip() for p in line.split(", ")]
+        for part in parts:
+            assert rule.match(part), part
+        symlinks.update(re.findall(r'SYMLINK\+="([^"]+)"', line))
+    assert {"tavola-mcu", "tavola-scanner"} <= symlinks
