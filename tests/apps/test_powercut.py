@@ -35,7 +35,10 @@ def journal(db: Path) -> tuple[str | None, list[str]]:
     """(status of the newest game, its action texts in order)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        row = conn.execute("SELECT id, status FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        try:
+            row = conn.execute("SELECT id, status FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        except sqlite3.OperationalError:  # cut before the schema was created: no game yet
+            return None, []
         if row is None:
             return None, []
         texts = [t for (t,) in conn.execute(
