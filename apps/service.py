@@ -45,6 +45,8 @@ def setup_logging(level: int = logging.INFO, *, stream: object = None) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    # transitions logs every state change at INFO: per-action noise in the journal
+    logging.getLogger("transitions").setLevel(max(level, logging.WARNING))
 
 
 class Notifier:
