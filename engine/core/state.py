@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .action import CHANCE, Action, Event, normalise
-from .data import GameData
+from .data import GameData, load_game_data
 from .errors import IllegalAction
+from .flow import Flow
 
 
 @dataclass(frozen=True)
@@ -51,14 +52,17 @@ class Game(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     state_class: ClassVar[type[State]]
     """The game's State subclass; `Game.__init__` links it back to this game."""
+    flow: ClassVar[Flow]
+    """The game's phase machine (see `engine.core.flow`)."""
 
     def __init__(self) -> None:
         self._data: GameData | None = None
         self.state_class.game = self
 
-    @abstractmethod
     def load_data(self, override: str | None = None) -> GameData:
-        """Read this game's component data (package file plus user override)."""
+        """Read this game's component data: `data.toml` of the game's package plus overrides."""
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        return load_game_data(package, self.name, override=override)
 
     def data(self) -> GameData:
         """The default data, loaded once per process."""
@@ -89,13 +93,21 @@ class Game(ABC):
     ) -> State:
         """The state before the first action (setup draws are chance actions)."""
 
-    @abstractmethod
     def state_from_dict(self, d: Mapping[str, Any], data: GameData | None = None) -> State:
-        """Inverse of `State.to_dict()`."""
+        """Inverse of `State.to_dict()`; refuses a game recorded with other component data."""
+        data = data or self.data()
+        if d.get("data") not in (None, data.digest):
+            raise ValueError(
+                f"this {self.title} game was recorded with other component data "
+                f"({d.get('data')}, now {data.digest}); load it with the same data file"
+            )
+        state = self.state_class(int(d["players"]), int(d["seed"]), dict(d["options"]), data)
+        state._restore_common(d)
+        return state
 
     def flow_diagram(self) -> str:
-        """The phase machine as Mermaid text."""
-        raise NotImplementedError
+        """The phase machine as Mermaid text, drawn from the game's `flow`."""
+        return self.flow.mermaid()
 
 
 class State(ABC):

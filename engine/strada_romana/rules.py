@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State, load_game_data
+from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State
 from engine.core import seat_name as _seat_name
 
 from .board import HEADINGS, SIDES, TO_PORTUS, TO_ROME, board_for
@@ -1417,6 +1417,7 @@ class StradaRomanaGame(Game):
     name = "strada_romana"
     title = "Strada Romana"
     state_class = StradaRomanaState
+    flow = FLOW
     min_players = 2
     max_players = 5
     options = (
@@ -1442,9 +1443,6 @@ class StradaRomanaGame(Game):
         {"first": 0, "wagon_tiles": "when_taken"},
     )
 
-    def load_data(self, override: str | None = None) -> GameData:
-        return load_game_data("engine.strada_romana", self.name, override=override)
-
     def new_state(
         self,
         players: int,
@@ -1456,19 +1454,3 @@ class StradaRomanaGame(Game):
         if opts["first"] != "random" and opts["first"] >= players:
             raise ValueError(f"option first must be 'random' or a seat below {players}")
         return StradaRomanaState(players, seed, opts, data or self.data())
-
-    def state_from_dict(
-        self, d: Mapping[str, Any], data: GameData | None = None
-    ) -> StradaRomanaState:
-        data = data or self.data()
-        if d.get("data") not in (None, data.digest):
-            raise ValueError(
-                f"this Strada Romana game was recorded with other component data "
-                f"({d.get('data')}, now {data.digest}); load it with the same data file"
-            )
-        state = StradaRomanaState(int(d["players"]), int(d["seed"]), dict(d["options"]), data)
-        state._restore_common(d)
-        return state
-
-    def flow_diagram(self) -> str:
-        return FLOW.mermaid()

@@ -20,7 +20,6 @@ from engine.core import (
     GameData,
     Option,
     State,
-    load_game_data,
     seat_name,
 )
 
@@ -657,6 +656,7 @@ class StrozziGame(Game):
     name = "strozzi"
     title = "Strozzi"
     state_class = StrozziState
+    flow = FLOW
     min_players = 3
     max_players = 6
     options = (
@@ -664,9 +664,6 @@ class StrozziGame(Game):
             "first", 0, "seat index of the starting player (the table chooses)", choices=range(6)
         ),
     )
-
-    def load_data(self, override: str | None = None) -> GameData:
-        return load_game_data("engine.strozzi", self.name, override=override)
 
     def new_state(
         self,
@@ -679,17 +676,3 @@ class StrozziGame(Game):
         if opts["first"] >= players:
             raise ValueError(f"option first must be a seat below {players}")
         return StrozziState(players, seed, opts, data or self.data())
-
-    def state_from_dict(self, d: Mapping[str, Any], data: GameData | None = None) -> StrozziState:
-        data = data or self.data()
-        if d.get("data") not in (None, data.digest):
-            raise ValueError(
-                f"this Strozzi game was recorded with other component data "
-                f"({d.get('data')}, now {data.digest}); load it with the same data file"
-            )
-        state = StrozziState(int(d["players"]), int(d["seed"]), dict(d["options"]), data)
-        state._restore_common(d)
-        return state
-
-    def flow_diagram(self) -> str:
-        return FLOW.mermaid()
