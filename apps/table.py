@@ -513,6 +513,7 @@ class TableApp:
 
     def _to_idle(self) -> None:
         self.cancel()
+        self.scoring = []
         self.state = None
         self.view = None if self.fixed_game is None else self.view
         self.menus.clear()
@@ -560,7 +561,12 @@ class TableApp:
                 k = min(int((now - self.scoring_start) / SCORING_STEP), len(self.scoring) - 1)
                 frame.update(self.scoring[k])
             if self.mode == "over":
-                self._final(frame, now)
+                # the last round's scoring plays first, then the winner's seat pulses
+                k = int((now - self.scoring_start) / SCORING_STEP)
+                if k < len(self.scoring):
+                    frame.update(self.scoring[k])
+                else:
+                    self._final(frame, now)
         else:
             self._lobby(frame, now)
         for seat, until in self.errors.items():

@@ -257,3 +257,22 @@ def test_stacked_markers_show_in_arrival_order() -> None:
     state.stamp[rome] = [9, 3, 5]
     frame = view.render(state, ViewContext(colours=colours))
     assert frame["strozzi.track.rome.4"][:3] == [colours[1], colours[2], colours[0]]
+
+
+def test_the_last_rounds_scoring_plays_before_the_winner_pulses(make_table) -> None:
+    """'After a complete third round, including the scoring phase, ...': the table shows
+    the third round's scoring as it does after every round, then the winner."""
+    from apps.table import SCORING_STEP
+
+    table, _clock, bot = make_table(players=3, seed=6)
+    bot.play(3)
+    app = table.app
+    assert app.mode == "over" and app.scoring
+    first = app.frame(app.scoring_start)
+    for element, colour in app.scoring[0].items():
+        assert first[element] == colour
+    winner = app.players[app.state.winner()[0]]
+    late = app.scoring_start + SCORING_STEP * len(app.scoring) + 0.01
+    frame = app.frame(late)
+    others = [s for s in app.players if s != winner]
+    assert max(frame[f"seat.{winner}.status"]) > max(frame[f"seat.{others[0]}.status"])
