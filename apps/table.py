@@ -427,7 +427,7 @@ class TableApp:
         self.journal.append(self.game_id, len(state.history), action.player, action.text)
         who = "draw" if action.player == CHANCE else f"seat {self.players[action.player]}"
         self.acknowledged = len(state.history)
-        self.say(f"#{len(state.history)} {who}: {action.text}")
+        self.say(f"#{len(state.history)} {who}: {self.view.public_text(state, action)}")
         self._after_change(events)
         return events
 

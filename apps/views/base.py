@@ -61,6 +61,11 @@ class View:
         """A sentence for the terminal when the app draws for the table."""
         return f"Drawn: {action.text}"
 
+    def public_text(self, state: State, action: Action) -> str:
+        """An applied action as the whole table may read it in the log. A game whose
+        notation names hidden information (a card drawn into a hand) masks it here."""
+        return action.text
+
     def chance_actor(self, state: State) -> int | None:
         """The player who performs the pending draw, so a pick is asked at that seat."""
         return None
