@@ -61,6 +61,21 @@ def journal_actions(path: Path) -> list[tuple[int, str]]:
         db.close()
 
 
+def assert_journal_replays(table: Table, path: Path) -> None:
+    """The game is over, and the journal alone, replayed by the bare engine, gives the
+    table's scores and winner, recorded with the finished game."""
+    state = table.app.state
+    assert table.app.mode == "over" and state is not None and state.is_over()
+    replay = engine.get(state.game.name).new_state(state.players, seed=state.seed,
+                                                   options=state.options)
+    for player, text in journal_actions(path):
+        replay.apply(replay.parse_action(text, player=player))
+    assert replay.is_over()
+    assert replay.scores() == state.scores() and replay.winner() == state.winner()
+    record = table.journal.history(1)[0]
+    assert record.status == "finished" and record.scores == replay.scores()
+
+
 def snapshot(table: Table) -> str:
     assert table.app.state is not None
     return json.dumps(table.app.state.to_dict(), sort_keys=True)
@@ -79,16 +94,7 @@ def test_a_whole_game_by_button_presses_scores_as_the_engine(make_table, tmp_pat
                                                              players: int, seed: int) -> None:
     table, _clock, bot = make_table(players=players, seed=seed)
     bot.play(players)
-    app = table.app
-    assert app.mode == "over" and app.state is not None and app.state.is_over()
-    # the journal alone, replayed by the bare engine, gives the same scores and winner
-    replay = engine.get("strozzi").new_state(players, seed=seed)
-    for player, text in journal_actions(tmp_path / "journal.db"):
-        replay.apply(replay.parse_action(text, player=player))
-    assert replay.is_over()
-    assert replay.scores() == app.state.scores() and replay.winner() == app.state.winner()
-    record = table.journal.history(1)[0]
-    assert record.status == "finished" and record.scores == replay.scores()
+    assert_journal_replays(table, tmp_path / "journal.db")
     assert any("Game over" in line for line in make_table.said)
 
 
