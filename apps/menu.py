@@ -3,8 +3,9 @@
 `flag pirate`, `flag plus`, `pass` make the first level `flag | pass`; choosing
 `flag` opens `pirate | plus`. A level with a single word that does not finish
 an action is entered automatically, so a seat never presses select for a
-choice it does not have. Where an action ends at a level while others go on,
-the level offers `DONE` for it.
+choice it does not have; and a word that leads to a single action stands for
+it (`collect cube 121` is chosen at `cube`, no level of one word follows). Where
+an action ends at a level while others go on, the level offers `DONE` for it.
 """
 
 from __future__ import annotations
@@ -81,11 +82,20 @@ class Menu:
         return self._under((*self.prefix, word))
 
     def candidate(self) -> Action | None:
-        """The complete action under the cursor, if the cursor's word finishes one."""
+        """The action under the cursor: the one its word finishes, or else the only one it
+        leads to, so a choice with nothing left to choose is previewed and confirmed at
+        once rather than opening a level of one word."""
         word = self.current
         if word == BACK:
             return None
-        return self._complete(self.prefix if word == DONE else (*self.prefix, word))
+        if word == DONE:
+            return self._complete(self.prefix)
+        action = self._complete((*self.prefix, word))
+        if action is None:
+            under = self._under((*self.prefix, word))
+            if len(under) == 1:
+                action = under[0]
+        return action
 
     # --- moving --------------------------------------------------------------------
     def next(self) -> None:
@@ -120,5 +130,10 @@ class Menu:
         return None
 
     def path(self) -> str:
-        """What the seat has chosen so far and where the cursor is, for the terminal."""
-        return " ".join([*self.prefix, f"[{self.current}]"])
+        """What the seat has chosen so far and where the cursor is, for the terminal (with
+        the rest of the action when the cursor's word leads to only one)."""
+        word = self.current
+        action = self.candidate()
+        if action is not None and word != DONE:
+            word = " ".join(action.words[len(self.prefix):])
+        return " ".join([*self.prefix, f"[{word}]"])

@@ -64,3 +64,14 @@ def test_one_button_seats_get_a_back_entry_below_the_top() -> None:
     assert menu.options()[-1] == BACK
     menu.previous()
     assert menu.select() is None and menu.prefix == ()
+
+
+def test_a_word_leading_to_a_single_action_stands_for_it() -> None:
+    menu = Menu(acts("collect cube 121", "collect tile top", "collect tile bottom", "end"))
+    assert menu.select() is None and menu.options() == ["cube", "tile"]
+    assert menu.candidate() == Action(0, "collect cube 121")  # previewed before select
+    assert menu.path() == "collect [cube 121]"
+    menu.next()
+    assert menu.candidate() is None and menu.path() == "collect [tile]"
+    menu.previous()
+    assert menu.select() == Action(0, "collect cube 121")  # no level of one word follows
