@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from engine.core import seat_name
 
+from . import solo
+from .rules import SEAT_PHASES
 from .tables import DEBUTANT, MAESTRO, RANK_OF, RANKS
 
 if TYPE_CHECKING:
@@ -18,9 +20,9 @@ if TYPE_CHECKING:
 
 SEAT_VERBS = (
     "place", "pass", "bonus", "move", "rush", "step", "stop", "brag", "dispatch", "promote",
-    "gift", "scandal", "discard", "claim", "decline", "done",
+    "gift", "scandal", "discard", "claim", "decline", "done", "ok", "choose",
 )  # fmt: skip
-CHANCE_VERBS = ("tile", "carriage", "token", "first", "draw", "scheme")
+CHANCE_VERBS = ("tile", "carriage", "token", "first", "draw", "scheme", "solo")
 ACTION_VERBS = ("pass", "move", "rush", "brag", "dispatch", "promote", "gift", "scandal")
 
 
@@ -33,7 +35,13 @@ def describe(state: FlorenceState) -> str:
     t = state.tables
     phase = state.phase
     if phase == "over":
+        if state.automa >= 0:
+            you, him = state.vp[0], state.vp[state.automa]
+            result = "you win" if state.winner() else "Strozzi wins"
+            return f"The game is over: you have {you} VP, Strozzi {him}; {result}."
         return "The game is over."
+    if state.automa >= 0 and state.turn == state.automa and phase in SEAT_PHASES:
+        return _describe_strozzi(state)
     if phase in ("setup", "cleanup", "noble_movement", "schemes"):
         kind, detail = state._chance_step()
         if kind == "tile":
@@ -69,6 +77,38 @@ def describe(state: FlorenceState) -> str:
             f"({vp} VP), or decline."
         )
     return f"{_who(seat)} may trade scandal cards for time before the final scoring."
+
+
+def _describe_strozzi(state: FlorenceState) -> str:
+    if state.asks == "ok":
+        return f"{state.solo_say} Move his pieces at the table, then confirm with ok."
+    if state.asks == "colour":
+        return state.solo_say + " Say 'choose orange' or 'choose blue'."
+    return "Strozzi's turn: turn over the next card of his solo deck."
+
+
+def _explain_solo(state: FlorenceState, verb: str, words: list[str]) -> str | None:
+    """Refusals that concern Strozzi's turn or the solo verbs."""
+    waiting = state.turn == state.automa and state.phase in SEAT_PHASES
+    if waiting and state.asks == "ok":
+        return f"Strozzi's step waits for your ok first. {_describe_strozzi(state)}"
+    if waiting and state.asks == "colour":
+        return "Card 5 is a tie: 'In a tie, you choose.' Say 'choose orange' or 'choose blue'."
+    if waiting:
+        if verb == "solo" and len(words) == 2:
+            pool = solo.draw_pool(state)
+            if words[1].isdigit() and 1 <= int(words[1]) <= solo.CARDS:
+                if state.solo_top_left and state.solo_deck >> (int(words[1]) - 1) & 1:
+                    return (
+                        f"Card {words[1]} is in Strozzi's deck but not among the "
+                        f"{state.solo_top_left} card(s) kept on top at the last cleanup."
+                    )
+                return f"Card {words[1]} is on Strozzi's discard pile, not in his deck."
+            return f"Strozzi's cards are numbered 1-{solo.CARDS}." if pool else None
+        return f"It is Strozzi's turn. {_describe_strozzi(state)}"
+    if verb in ("ok", "choose", "solo"):
+        return f"'{verb}' belongs to Strozzi's turn in a solo game. {describe(state)}"
+    return None
 
 
 def _loc(t_names: tuple[str, ...], word: str) -> int | None:
@@ -220,6 +260,10 @@ def explain(state: FlorenceState, text: str) -> str | None:
         return f"'{verb}' is not Florence notation: see docs/notation.md, section Florence."
     phase = state.phase
     seat = state.turn
+    if verb in ("ok", "choose", "solo") or (
+        state.automa >= 0 and seat == state.automa and phase in SEAT_PHASES
+    ):
+        return _explain_solo(state, verb, words)
     if verb in CHANCE_VERBS:
         if verb == "draw" and phase == "noble_movement":
             noble = t.nobles[state.active_noble()]
@@ -338,7 +382,7 @@ def _scandal_reason(state: FlorenceState, seat: int, words: list[str]) -> str | 
 def invariants(state: FlorenceState) -> list[str]:
     """Broken invariants: conserved pieces, time 0..12, queues in order and within size."""
     t = state.tables
-    n = state.players
+    n = state.seats
     broken: list[str] = []
     if not 0 <= state.round <= t.rounds:
         broken.append(f"round {state.round} out of 0..{t.rounds}")

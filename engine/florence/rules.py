@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State, load_game_data
 
+from . import solo
 from .seats import SEAT_KINDS, SeatKind
 from .tables import (
     CONTESSINA,
@@ -65,6 +66,7 @@ HIDDEN = ("schemes", "hands")
 """State fields views must not show before the game is over (scheme cards, scandal hands)."""
 
 SEAT_PHASES = frozenset({"placement", "actions", "moving", "queue_scoring", "final_discards"})
+AUTOMA_TURNS = frozenset({"placement", "actions"})  # phases where Strozzi takes turns
 SCANDAL_ENTRY = ("draw", "play")
 MAX_LOC = 9  # piece words are precomputed for queues of up to this many spaces
 
@@ -105,8 +107,12 @@ class FlorenceState(State):
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)
         t = self.tables = tables_for(data)
-        n = players
+        # Solo: the human is seat 1 (index 0) and Palla Strozzi, the automa, a second seat
+        # that counts as a player for the board but not in `players`, scores() or winner().
+        n = self.seats = players + 1 if players == 1 else players
+        self.automa = players if players == 1 else -1
         self.cap = t.capacity(n)
+        self.nbrs = t.neighbours  # roads a family member may take (solo: fewer, see solo.py)
         self.draw_mode = options.get("scandal_entry", "draw") == "draw"
         self.phase = FLOW.initial
         self.round = 0
@@ -153,6 +159,8 @@ class FlorenceState(State):
         self.gio_award = 0
         self.gio_done: list[int] = []
         self.final: list[list[int]] = []  # per seat: time VP, scheme VP (after the game)
+        if self.automa >= 0:
+            solo.seat_strozzi(self)
 
     # --- small helpers ---------------------------------------------------------
     def kind(self, seat: int) -> SeatKind:
@@ -313,11 +321,8 @@ class FlorenceState(State):
         if kind == "draw":
             base = 4 * detail
             name = t.nobles[detail]
-            return [
-                (f"draw {name} {t.cards[i].name}", float(self.deck[i]))
-                for i in range(base, base + 4)
-                if self.deck[i] > 0
-            ]
+            weights = [(i, self._top_card_weight(i)) for i in range(base, base + 4)]
+            return [(f"draw {name} {t.cards[i].name}", float(w)) for i, w in weights if w > 0]
         # scheme
         taken = set(self.schemes)
         return [(f"scheme {name}", 1.0) for i, name in enumerate(t.schemes) if i not in taken]
@@ -380,18 +385,22 @@ class FlorenceState(State):
                 if phase == "setup" and self.first >= 0:
                     FLOW.fire(self, "dealt")
                     self.placed = 0
-                    self.turn = (self.first - 1) % self.players
+                    self.turn = (self.first - 1) % self.seats
                     continue
                 options = self._chance_options()
                 if len(options) == 1:  # nothing random left to draw: place it
                     self._apply_chance(options[0][0], events)
                     continue
                 return
+            if phase == "placement" and self.placed >= self.seats:
+                FLOW.fire(self, "placed")
+                self._start_round(events)
+                continue
+            if self.turn == self.automa and phase in AUTOMA_TURNS:
+                if solo.run(self, events):
+                    return  # Strozzi waits for his card, or the human's ok or choice
+                continue
             if phase == "placement":
-                if self.placed >= self.players:
-                    FLOW.fire(self, "placed")
-                    self._start_round(events)
-                    continue
                 return
             if phase == "noble_movement":
                 if self._run_noble(events):
@@ -399,7 +408,9 @@ class FlorenceState(State):
                 continue
             if phase == "queue_scoring":
                 if self._giovanni_next(events):
-                    return
+                    if self.turn != self.automa or solo.claim(self, events):
+                        return
+                    continue
                 self._end_round(events)
                 continue
             if phase == "final_discards":
@@ -415,20 +426,23 @@ class FlorenceState(State):
             FLOW.fire(self, "next_round")
         self.round += 1
         amount = self.dial_time[self.round - 1]
-        for s in range(self.players):
+        for s in range(self.seats):
             self._gain_time(s, self.kind(s).time_gained(self, s, amount))
         events.append(ev("round_started", round=self.round, time=amount))
         FLOW.fire(self, "time_gained")
         self.turn = self.first
 
     def _end_turn(self, seat: int, events: list[Event]) -> None:
-        if self.npassed >= self.players:
+        if self.npassed >= self.seats:
             FLOW.fire(self, "all_passed")
             noble = self.active_noble()
             self.path = list(self.tables.path(self.carriage[noble], self.dial_loc[self.round - 1]))
             self.pending = []
             return
-        self.turn = (seat + 1) % self.players
+        nxt = (seat + 1) % self.seats
+        if self.automa >= 0 and nxt != self.automa and self.passed[nxt] and self.tune.harder_pass:
+            nxt = self.automa  # harder solo: "If you pass 1st, you don't get a benefit ..."
+        self.turn = nxt
 
     # --- decisions of a seat: what may be done ------------------------------------------
     def decision_texts(self, seat: int) -> list[str]:
@@ -488,7 +502,7 @@ class FlorenceState(State):
                     if (a & 3) == (b & 3) and (self.owner[a] == s) != (self.owner[b] == s):
                         out.append(f"bonus swap {piece_word(a, i)} {piece_word(b, i + 1)}")
             return out
-        if self.npassed == self.players - 1:
+        if self.npassed == self.seats - 1:
             out.append("pass")
         else:
             rings = self.rings
@@ -497,7 +511,7 @@ class FlorenceState(State):
         cost = t.cost
         cap = self.cap
         own = self.own_pieces(s)
-        nbrs = t.neighbours
+        nbrs = self.nbrs
         if time >= cost["move"]:
             for loc, i, code in own:
                 head = f"move {ln[loc]} {piece_word(code, i)} "
@@ -539,7 +553,7 @@ class FlorenceState(State):
             return False
         q = self.queues
         cap = self.cap
-        for d, _ in self.tables.neighbours[loc]:
+        for d, _ in self.nbrs[loc]:
             if len(q[d]) - (d == origin) < cap[d]:
                 return True
             if steps > 1 and self._way_on(d, steps - 1, origin):
@@ -673,7 +687,7 @@ class FlorenceState(State):
             elif card == "journey":
                 for loc, i, code in own:
                     head = f"scandal journey {ln[loc]} {piece_word(code, i)} "
-                    for d, _ in nbrs[loc]:
+                    for d, _ in self.nbrs[loc]:
                         if len(queues[d]) < cap[d] or self._way_on(d, 2, loc):
                             out.append(head + ln[d])
             elif card == "deploy":
@@ -731,7 +745,7 @@ class FlorenceState(State):
         ln = t.loc_names
         queues = self.queues
         cap = self.cap
-        nbrs = t.neighbours
+        nbrs = self.nbrs
         out = []
         if steps < per and left > 0:
             word = piece_word(code, idx) if idx >= 0 else RANKS[code & 3]
@@ -773,7 +787,7 @@ class FlorenceState(State):
             self._enter(loc, code)
             events.append(ev("placed", player=s, location=loc + 1))
             self.placed += 1
-            self.turn = (s - 1) % self.players
+            self.turn = (s - 1) % self.seats
             return
         if verb in ("claim", "decline"):
             self._giovanni_decide(s, verb == "claim", events)
@@ -844,7 +858,11 @@ class FlorenceState(State):
             owner = self.colours[colour]
             if owner == s:
                 gained = self._gain_time(s, t.cost["escort_time"])
-                events.append(ev("escort", player=s, owner=s, road=t.road_names[road], time=gained))
+                vp = solo.OWN_ESCORT_VP if self.automa >= 0 else 0
+                self.vp[s] += vp  # solo: "For each of your own Escorts ... score 1 VP"
+                events.append(
+                    ev("escort", player=s, owner=s, road=t.road_names[road], time=gained, vp=vp)
+                )
             else:
                 self.vp[owner] += t.cost["escort_vp"]
                 events.append(
@@ -1041,16 +1059,28 @@ class FlorenceState(State):
             self._brag(s, int(args[0]) - 1, events)
         return False
 
+    def _top_card_weight(self, card: int) -> int:
+        """Copies of `card` the top of its Noble's pile may be: those in the draw pile (draw
+        mode); in play mode, for the automa's discard, those not yet seen on the discards."""
+        if self.draw_mode:
+            return self.deck[card]
+        return self.tables.copies - self.discard[card]
+
     def _take_card(self, s: int, card: int, events: list[Event]) -> None:
-        """A drawn card (draw mode) goes to the hand; the pile refills from the discards."""
+        """A drawn card goes to the hand (the automa's to the discards); the pile refills from
+        the discards."""
         t = self.tables
-        self.deck[card] -= 1
+        if self.draw_mode:
+            self.deck[card] -= 1
         noble = t.cards[card].noble
         self.deck_left[noble] -= 1
-        self.hands[s] = (*self.hands[s], t.cards[card].name)
-        events.append(
-            ev("scandal_gained", player=s, noble=t.nobles[noble], card=t.cards[card].name)
-        )
+        name = t.cards[card].name
+        if s == self.automa:  # "discard the top card from the corresponding Noble"
+            self.discard[card] += 1
+            events.append(ev("scandal_discarded_by_automa", noble=t.nobles[noble], card=name))
+        else:
+            self.hands[s] = (*self.hands[s], name)
+            events.append(ev("scandal_gained", player=s, noble=t.nobles[noble], card=name))
         if not self.deck_left[noble]:
             self._reshuffle(noble)
 
@@ -1076,7 +1106,8 @@ class FlorenceState(State):
                 if not self.kind(s).takes_scandal(self, s, noble, events):
                     self.pending.pop(0)
                     continue
-                if len(self.hands[s]) >= t.hand_limit:
+                automa = s == self.automa  # his card goes to the discards: its name is asked
+                if not automa and len(self.hands[s]) >= t.hand_limit:
                     self.pending.pop(0)
                     gained = self._gain_time(s, t.cost["hand_overflow_time"])
                     events.append(ev("scandal_over_limit", player=s, time=gained))
@@ -1087,7 +1118,7 @@ class FlorenceState(State):
                         self.pending.pop(0)
                         events.append(ev("scandal_deck_empty", player=s, noble=t.nobles[noble]))
                         continue
-                if not self.draw_mode:
+                if not self.draw_mode and not automa:
                     self.pending.pop(0)
                     self.deck_left[noble] -= 1
                     self.hands[s] = (*self.hands[s], t.nobles[noble])
@@ -1095,7 +1126,7 @@ class FlorenceState(State):
                     if not self.deck_left[noble]:
                         self._reshuffle(noble)
                     continue
-                kinds = [i for i in range(4 * noble, 4 * noble + 4) if self.deck[i]]
+                kinds = [i for i in range(4 * noble, 4 * noble + 4) if self._top_card_weight(i)]
                 if len(kinds) == 1:
                     self._take_card(self.pending.pop(0), kinds[0], events)
                     continue
@@ -1118,6 +1149,8 @@ class FlorenceState(State):
                         self.pending.append(best)
                     break
             self.pending.extend(self.colours[c] for c in self.spies[loc])
+            if self.automa in self.pending:
+                solo.scandals_earned(self, noble, events)
         FLOW.fire(self, "noble_arrived")
         self._queue_scoring(events)
         return False
@@ -1203,13 +1236,15 @@ class FlorenceState(State):
                 self.turn = self._next_seat_after(self.first)
             return
         FLOW.fire(self, "scored")
-        self.first = (self.first + 1) % self.players
-        self.rings = [-1] * self.players
-        self.passed = [False] * self.players
+        if self.automa >= 0:
+            solo.cleanup(self)
+        self.first = (self.first + 1) % self.seats
+        self.rings = [-1] * self.seats
+        self.passed = [False] * self.seats
         self.npassed = 0
         gain = t.gifts_gained.get(self.round, 0)
         if gain:
-            for s in range(self.players):
+            for s in range(self.seats):
                 self.gifts_left[s] += gain
         if self.round > t.rounds - 3:  # rounds 7-9: no new tokens, the marker goes
             self._start_round(events)
@@ -1219,7 +1254,7 @@ class FlorenceState(State):
 
     def _next_seat_after(self, s: int) -> int:
         """In the last discards: the next seat clockwise that may still discard (or -1)."""
-        n = self.players
+        n = self.seats
         for k in range(1, n + 1):
             seat = (s + k) % n
             if seat == self.first:
@@ -1255,7 +1290,7 @@ class FlorenceState(State):
     def _final_scoring(self, events: list[Event]) -> None:
         t = self.tables
         self.final = []
-        for s in range(self.players):
+        for s in range(self.seats):
             time_vp = self.time[s] // t.time_per_vp
             scheme = self.scheme_vp(s)
             self.vp[s] += time_vp + scheme
@@ -1265,10 +1300,14 @@ class FlorenceState(State):
 
     # --- results ----------------------------------------------------------------------------
     def scores(self) -> list[int]:
-        return list(self.vp)
+        """VP of the players at the table (solo: the human only; Strozzi's are `vp[1]`)."""
+        return self.vp[: self.players]
 
     def winner(self) -> list[int]:
-        """Most VP; ties: most family members on the board, then most gifts given; else shared."""
+        """Most VP; ties: most family members on the board, then most gifts given; else shared.
+        Solo: "If you have more VP than Strozzi, you win!", else nobody at the table wins."""
+        if self.automa >= 0:
+            return [0] if self.vp[0] > self.vp[self.automa] else []
 
         def key(s: int) -> tuple[int, int, int]:
             return (self.vp[s], self.family_on_board(s), sum(self.given[s * 3 : s * 3 + 3]))
@@ -1297,6 +1336,8 @@ class FlorenceState(State):
         d["queues"] = [list(q) for q in self.queues]
         d["travel"] = list(self.travel) if self.travel is not None else None
         d["final"] = [list(f) for f in self.final]
+        if self.automa >= 0:
+            d.update(solo.fields(self))
         return d
 
     def _load_fields(self, d: Mapping[str, Any]) -> None:
@@ -1310,6 +1351,8 @@ class FlorenceState(State):
         self.travel = list(d["travel"]) if d["travel"] is not None else None
         self.owner = self._owners()
         self.final = [list(f) for f in d["final"]]
+        if self.automa >= 0:
+            solo.load_fields(self, d)
 
     def clone(self) -> FlorenceState:
         new = object.__new__(FlorenceState)
@@ -1322,6 +1365,8 @@ class FlorenceState(State):
         new.queues = [list(q) for q in self.queues]
         if self.travel is not None:
             new.travel = list(self.travel)
+        if self.automa >= 0:
+            solo.copy_fields(self, new)
         return new
 
     # --- what the table is waiting for, and why input was refused -------------------------------
@@ -1345,7 +1390,7 @@ class FlorenceGame(Game):
     name = "florence"
     title = "Florence"
     state_class = FlorenceState
-    min_players = 2
+    min_players = 1  # solo: against Palla Strozzi, the automa (solo.py)
     max_players = 5
     options = (
         Option(
@@ -1355,8 +1400,14 @@ class FlorenceGame(Game):
             "'play' (hands are known by count; a card is named when played or discarded)",
             choices=SCANDAL_ENTRY,
         ),
+        *solo.OPTIONS,
     )
-    conformance_options = ({"scandal_entry": "draw"}, {"scandal_entry": "play"})
+    conformance_options = solo.CONFORMANCE_OPTIONS
+
+    def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Solo difficulty switches not given follow the `difficulty` preset; all are recorded,
+        so a replay needs no preset to reproduce them."""
+        return solo.resolve_difficulty(super().resolve_options(players, options), options or {})
 
     def load_data(self, override: str | None = None) -> GameData:
         return load_game_data("engine.florence", self.name, override=override)

@@ -15,6 +15,8 @@ DEBUTANT, DONNA, MAESTRO = 1, 2, 3
 RANKS = ("", "debutant", "donna", "maestro")
 RANK_OF = {"debutant": DEBUTANT, "donna": DONNA, "maestro": MAESTRO}
 COSIMO, CONTESSINA, GIOVANNI = 0, 1, 2
+SOLO_COLOURS = ("fewer", "orange", "blue")  # index = the solo colour (1, 2); 0: card 5's rule
+SOLO_ACTIONS = ("deploy", "party", "friend", "brag", "guard")
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class Tables:
     neighbours: tuple[tuple[tuple[int, int], ...], ...]  # loc -> ((dest, road), ...)
     nobles_only: frozenset[tuple[int, int]]
     route_next: tuple[int, ...]
+    route_prev: tuple[int, ...]
     spaces: int
     blockers: tuple[tuple[int, ...], ...]
     family: tuple[int, ...]  # pieces per rank, index by rank (0 unused)
@@ -78,6 +81,10 @@ class Tables:
     scheme_vp: tuple[int, ...]
     scheme_min: int
     time_per_vp: int
+    solo_actions: tuple[str, ...]  # solo card number - 1 -> its action
+    solo_cost: tuple[int, ...]
+    solo_noble: tuple[int, ...]  # deploy cards: Noble A, B, C as 0, 1, 2 (others -1)
+    solo_colour: tuple[int, ...]  # deploy and brag cards: 1 orange, 2 blue, 0 fewer (others -1)
 
     def active_noble(self, rnd: int) -> int:
         """Cosimo in rounds 1, 4, 7; Contessina 2, 5, 8; Giovanni 3, 6, 9."""
@@ -125,8 +132,10 @@ def compile_tables(data: GameData) -> Tables:
     if sorted(cycle) != list(range(n)):
         raise DataError("florence data: noble_route.cycle must visit every location once")
     route_next = [0] * n
+    route_prev = [0] * n
     for i, loc in enumerate(cycle):
         route_next[loc] = cycle[(i + 1) % n]
+        route_prev[cycle[(i + 1) % n]] = loc
     fam = data["family"]
     nobles = data["nobles"]
     dial = data["dial"]
@@ -172,6 +181,7 @@ def compile_tables(data: GameData) -> Tables:
             _road(r, "roads.nobles_only", n) for r in data["roads"]["nobles_only"]
         ),
         route_next=tuple(route_next),
+        route_prev=tuple(route_prev),
         spaces=int(data["queue"]["spaces"]),
         blockers=tuple(tuple(int(b) for b in nums) for nums in data["queue_blockers"]["numbers"]),
         family=(0, int(fam["debutants"]), int(fam["donnas"]), int(fam["maestros"])),
@@ -205,7 +215,42 @@ def compile_tables(data: GameData) -> Tables:
         scheme_vp=tuple(int(v) for v in svp["by_count"]),
         scheme_min=int(svp["minimum"]),
         time_per_vp=int(data["end_scoring"]["time_per_vp"]),
+        **_solo_cards(data),
     )
+
+
+def _solo_cards(data: GameData) -> dict[str, tuple[int, ...] | tuple[str, ...]]:
+    """The ten solo cards: action and cost by number, and the faces of the deploy and brag
+    cards (which Noble, which colour)."""
+    cards = data["solo_cards"]
+    faces = data["solo_faces"]
+    actions = tuple(str(a) for a in cards["actions"])
+    cost = tuple(int(c) for c in cards["cost"])
+    if len(actions) != len(cost) or any(a not in SOLO_ACTIONS for a in actions):
+        raise DataError(f"florence data: solo_cards needs one of {SOLO_ACTIONS} and a cost each")
+    deploys = [i for i, a in enumerate(actions) if a == "deploy"]
+    brags = [i for i, a in enumerate(actions) if a == "brag"]
+    nobles, colours = list(faces["deploy_noble"]), list(faces["deploy_colour"])
+    brag_colours = list(faces["brag_colour"])
+    if not (len(nobles) == len(colours) == len(deploys) and len(brag_colours) == len(brags)):
+        raise DataError("florence data: solo_faces needs a face for every deploy and brag card")
+    noble = [-1] * len(actions)
+    colour = [-1] * len(actions)
+    for i, letter, name in zip(deploys, nobles, colours, strict=True):
+        if letter not in ("A", "B", "C") or name not in SOLO_COLOURS:
+            raise DataError(f"florence data: solo_faces: card {i + 1} shows {letter!r} {name!r}")
+        noble[i] = "ABC".index(letter)
+        colour[i] = SOLO_COLOURS.index(name)
+    for i, name in zip(brags, brag_colours, strict=True):
+        if name not in SOLO_COLOURS[1:]:
+            raise DataError(f"florence data: solo_faces: brag card {i + 1} shows {name!r}")
+        colour[i] = SOLO_COLOURS.index(name)
+    return {
+        "solo_actions": actions,
+        "solo_cost": cost,
+        "solo_noble": tuple(noble),
+        "solo_colour": tuple(colour),
+    }
 
 
 _TABLES: dict[str, Tables] = {}
