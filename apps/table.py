@@ -603,11 +603,18 @@ class TableApp:
 
     def _candidate_preview(self, menu: Menu, now: float) -> Frame:
         """Light what the candidate would change: the slot a ship would take, the space a
-        marker would reach. Computed by applying it to a clone: no per-game code."""
+        marker would reach. Computed by applying it to a clone: no per-game code. A word
+        that is not yet an action (a wagon before its square) shows the view's hint."""
         action = menu.candidate()
-        if action is None or self.state is None or self.view is None or self.ctx is None:
+        if self.state is None or self.view is None or self.ctx is None:
             return {}
-        key = (self.version, menu.path(), action.text)
+        key = (self.version, menu.path(), action.text if action is not None else "")
+        if action is None:
+            if self._preview is None or self._preview[:3] != key:
+                words = (*menu.prefix, menu.current) if menu.candidates() else ()
+                hint = self.view.hint(self.state, words, self.ctx) if words else {}
+                self._preview = (*key, hint)
+            return self._preview[3]
         if self._preview is None or self._preview[:3] != key:
             trial = self.state.clone()
             trial.apply(action)

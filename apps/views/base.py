@@ -57,6 +57,12 @@ class View:
         """What to put where before play starts; by default the board itself."""
         return self.render(state, ctx)
 
+    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:
+        """What to light while the cursor is on a choice that is not yet an action (a
+        wagon before its square): `words` are the choices so far and the cursor's word.
+        The table overlays it; complete actions get the generic candidate preview."""
+        return {}
+
     def describe_chance(self, state: State, action: Action) -> str:
         """A sentence for the terminal when the app draws for the table."""
         return f"Drawn: {action.text}"
