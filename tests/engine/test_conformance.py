@@ -52,7 +52,9 @@ def test_random_playouts_terminate_with_invariants(name: str, players: int) -> N
         scores = state.scores()
         assert len(scores) == players and all(isinstance(s, int) for s in scores)
         winners = state.winner()
-        assert winners and set(winners) <= set(range(players))
+        # a solo game against an automa can be lost: then no seat at the table wins
+        assert winners or players == 1
+        assert set(winners) <= set(range(players))
         assert len(set(winners)) == len(winners)
     assert total_actions > PLAYOUTS  # every game took more than one action
 

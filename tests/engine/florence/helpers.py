@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import engine
 from engine.core import CHANCE, Event, load_game_data
@@ -35,14 +36,16 @@ def new_game(
     first: int = 1,
     placements: Iterable[int] | None = None,
     mode: str = "draw",
+    options: Mapping[str, Any] | None = None,
 ) -> FlorenceState:
     """A game after setup (and the free debutants, given in placement order: last seat first).
 
     `carriages` are Cosimo's, Contessina's and Giovanni's locations; `destinations`
     the location tokens of rounds 1-3; `times` the time tokens of rounds 2 and 3;
-    `first` the 1-based seat with the 1st player marker.
+    `first` the 1-based seat with the 1st player marker (solo: always the human, not drawn).
     """
-    state = GAME.new_state(players, seed=0, options={"scandal_entry": mode}, data=DATA)
+    opts = {"scandal_entry": mode, **(options or {})}
+    state = GAME.new_state(players, seed=0, options=opts, data=DATA)
     wanted = dict(tiles or {})
     spare = [name for name in TILES if name not in wanted.values()]
     while state.phase == "setup" and state._chance_step()[0] == "tile":
@@ -54,7 +57,8 @@ def new_game(
         state.apply(f"token location {loc}")
     for value in times:
         state.apply(f"token time {value}")
-    state.apply(f"first {first}")
+    if players > 1:
+        state.apply(f"first {first}")
     for loc in placements or ():
         state.apply(f"place {loc}")
     return state
