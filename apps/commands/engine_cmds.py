@@ -18,24 +18,52 @@ def _game_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=engine.games(), help="which game")
 
 
-def bot_game(game: engine.Game, players: int, seed: int) -> State:
+def bot_game(
+    game: engine.Game, players: int, seed: int, options: dict[str, Any] | None = None
+) -> State:
     """Play one game with uniformly random bots and app-drawn chance from `seed`."""
-    state = game.new_state(players, seed=seed)
+    state = game.new_state(players, seed=seed, options=options)
     rng = derive(seed, "bots", game.name)
     while not state.is_over():
         state.apply(random_action(state, rng))
     return state
 
 
+def option_value(text: str) -> Any:
+    """A command-line option value: true/false, a number, or the text itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_options(args: argparse.Namespace) -> dict[str, Any]:
+    """`--option KEY=VALUE` (repeatable) and `--difficulty NAME` as a game's options."""
+    options: dict[str, Any] = {}
+    for item in args.option or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"tavola: --option takes KEY=VALUE, not {item!r}")
+        options[key.strip()] = option_value(value.strip())
+    if args.difficulty:
+        options["difficulty"] = args.difficulty
+    return options
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
     players = args.players or game.min_players
+    options = parse_options(args)
+    try:
+        game.resolve_options(players, options)
+    except ValueError as exc:
+        raise SystemExit(f"tavola selfplay: {exc}") from None
     actions = errors = 0
     first_error = ""
     start = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
-        state = game.new_state(players, seed=seed)
+        state = game.new_state(players, seed=seed, options=options)
         rng = derive(seed, "bots", game.name)
         try:
             while not state.is_over():
@@ -48,6 +76,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {
         "game": game.name,
         "players": players,
+        "options": options,
         "games": args.games,
         "actions": actions,
         "errors": errors,
@@ -157,6 +186,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument("--players", type=int, help="number of players (default: the minimum)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option, e.g. scandal_entry=play or harder_time=true (repeatable)",
+    )
+    p.add_argument("--difficulty", help="the solo difficulty preset (Florence: easier, harder)")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser(
