@@ -127,6 +127,13 @@ def catalogue(game: str) -> list[tuple[str, int]]:
     return CATALOGUES[game](g.new_state(g.min_players, seed=0))
 
 
+def demo_ids(game: str) -> dict[str, str]:
+    """An invented id for every piece of `game` ("C001-2" is the second copy of the first
+    card): a registry for demos, tests and benchmarks without real tags."""
+    return {f"C{i:03d}-{k}": card for i, (card, copies) in enumerate(catalogue(game), start=1)
+            for k in range(1, copies + 1)}
+
+
 def answers(card: str, action: Action) -> bool:
     """Whether `card` answers chance action `action` (same text, or same verb and ending)."""
     c, a = card.split(), list(action.words)
@@ -173,4 +180,5 @@ class CardReader:
         return match(state, card)
 
 
-__all__ = ["CardError", "CardReader", "CardRegistry", "ConfigError", "catalogue", "match"]
+__all__ = ["CardError", "CardReader", "CardRegistry", "ConfigError", "catalogue", "demo_ids",
+           "match"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from apps.cards import CardRegistry, catalogue
+from apps.cards import CardRegistry, demo_ids
 from apps.runtime import Table
 from apps.sim import ManualClock, demo_config
 from engine.core import CHANCE
@@ -27,23 +27,13 @@ from .conftest import WAIT_S
 FRAME_S = 0.02  # more than the pipeline's 1/60 s, so every tick may push a frame
 
 
-def card_ids() -> dict[str, str]:
-    """An id for every physical Strozzi piece: S07 is ship 7, T-arts-2-3 the third arts-2."""
-    ids = {}
-    for card, copies in catalogue("strozzi"):
-        verb, name = card.split()
-        for k in range(1, copies + 1):
-            ids[f"S{int(name):02d}" if verb == "draw" else f"T-{name}-{k}"] = card
-    return ids
-
-
 class Scanning:
     """A mocked table whose chance source is a scanner on an emulated board."""
 
     def __init__(self, table: Table, clock: ManualClock, said: list[str]) -> None:
         self.table, self.clock, self.said = table, clock, said
         self.app = table.app
-        self.ids = card_ids()
+        self.ids = demo_ids("strozzi")
         self.used: set[str] = set()
 
     def pump(self, until: Callable[[], Any] = lambda: True) -> None:
@@ -98,7 +88,7 @@ def scanning(tmp_path: Path, mcu_emulator) -> Iterator[Callable[..., tuple[Scann
 
     def make(kind: str = "mcu") -> tuple[Scanning, Any]:
         registry = CardRegistry(tmp_path / "cards.toml")
-        for code, card in card_ids().items():
+        for code, card in demo_ids("strozzi").items():
             registry.assign("strozzi", code, card)
         registry.save()
         link = tmp_path / "tavola-device"
