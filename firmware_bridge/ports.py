@@ -2,7 +2,7 @@
 
 `/dev/ttyACM0` is whichever device enumerated first, and a replugged one may
 come back as ttyACM1. Two stable ways to name it instead: a udev symlink (e.g.
-`/dev/tavola-scanner`, see systemd/README) or the USB vendor and product id,
+`/dev/tavola-scanner`, see systemd/99-tavola.rules) or the USB vendor and product id,
 looked up afresh on every (re)open with pyserial's `list_ports`.
 """
 
