@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import queue
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -198,3 +200,18 @@ def test_a_link_by_usb_id_opens_the_port_listed_now(scanner_emulator, device_pat
         assert next_event(events, CardEvent).code == "USB1"
     finally:
         link.close()
+
+
+def test_the_emulator_runs_from_the_command_line(tmp_path: Path) -> None:
+    link = tmp_path / "tavola-mcu"
+    out = subprocess.run(
+        [sys.executable, "-m", "firmware_bridge.emulator", "--link", str(link), "--leds", "8"],
+        input="frames\ncard 04A1B2C3D4\nunplug\nreplug\nquit\n", capture_output=True,
+        text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("mcu on /dev/pts/") and str(link) in lines[0]
+    assert lines[1:] == ["0 LED frames; last starts -", "no host connected: dropped",
+                         "unplugged", lines[4]]
+    assert lines[4].startswith("plugged in as /dev/pts/")
+    assert not link.exists()  # closing unplugs: the symlink goes with the pty

@@ -221,3 +221,13 @@ def test_pulling_the_board_mid_game_loses_nothing(scanning, tmp_path: Path) -> N
     assert run.history()[-1] == ship
     assert journal(tmp_path / "journal.db") == run.history()
     assert run.heard("unplugged") == 1 and run.heard("is back") == 1
+
+
+def test_seat_buttons_on_the_board_drive_the_table_like_gpio_buttons(scanning) -> None:
+    run, emu = scanning()
+    for seat in (1, 2, 3):  # a three-button seat's select acts on release
+        assert emu.press(seat, "select", "press") and emu.press(seat, "select", "release")
+    run.pump(until=lambda: len(run.app.seating.joined) == 3)
+    assert emu.press("table", "menu", "press")
+    run.pump(until=lambda: run.app.mode == "setup")
+    assert run.app.players == ["1", "2", "3"]
