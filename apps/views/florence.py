@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from engine.core import Action, Event, State
 from engine.florence import FlorenceState
+from engine.florence.rules import parse_piece
 from engine.florence.tables import Tables
 
 from .base import OFF, Colour, Frame, View, ViewContext, dim
@@ -178,6 +179,31 @@ class FlorenceView(View):
                 frame[f"florence.location.{s.tables.loc_names[loc]}.queue.{i + 1}"] = [
                     BLOCKER
                 ] * PIPS
+        return frame
+
+    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:
+        """While a seat is still choosing: the family member it has named (or is on) lit
+        white in its queue space; a location it is on, that location's queue; a Noble,
+        that Noble's carriage. A piece without a location is at the pass ring's."""
+        s = _florence(state)
+        t = s.tables
+        frame: Frame = {}
+        loc = s.rings[s.turn] if 0 <= s.turn < s.players else -1
+        for word in words:
+            if word in t.loc_names:
+                loc = t.loc_names.index(word)
+            elif word in t.nobles:
+                noble = t.nobles.index(word)
+                at = s.carriage[noble]
+                if at >= 0:
+                    name = f"florence.location.{t.loc_names[at]}.carriage"
+                    frame[name] = [HIGHLIGHT if n == noble else OFF for n in range(len(t.nobles))]
+            else:
+                piece = parse_piece(word)
+                if piece is not None and piece[1] >= 0 and loc >= 0:
+                    self._highlight(s, loc, [piece[1]], frame)
+        if words and words[-1] in t.loc_names:
+            self._highlight(s, loc, range(len(s.queues[loc])), frame)
         return frame
 
     def seat_active(self, state: State, player: int) -> bool:

@@ -115,9 +115,9 @@ def test_the_table_plays_the_nobles_route_step_by_step(make_table) -> None:
 
 
 # --- the view ---------------------------------------------------------------------------
-def gameplay_example(mode: str = "draw") -> FlorenceState:
+def gameplay_example(mode: str = "draw", *, bonus: bool = True) -> FlorenceState:
     """The rulebook's three-player example (tests/engine/florence/test_golden.py) up to
-    Blue's last pass: Cosimo then goes 1 -> 5 -> 2 -> 3 -> 6."""
+    Blue's last pass (or Purple's bonus before it): Cosimo then goes 1 -> 5 -> 2 -> 3 -> 6."""
     state = new_game(
         3, tiles={5: "street-cred"}, carriages=(1, 7, 9), destinations=(6, 4, 8), mode=mode
     )
@@ -125,7 +125,8 @@ def gameplay_example(mode: str = "draw") -> FlorenceState:
     play(state, "gift cosimo escort 4-5", "dispatch 6", "dispatch 6")
     play(state, "gift cosimo escort 5-6", "dispatch 5", "promote 6 debutant3")
     play(state, "move 1 debutant1 2", "brag 5 7-12", "pass 6", "dispatch 3", "pass 5")
-    play(state, "bonus time")
+    if bonus:
+        play(state, "bonus time")
     return state
 
 
@@ -286,6 +287,30 @@ def test_scheme_reveals_are_described_and_asked_at_their_seat() -> None:
     assert text == "Player 1 reveals the scheme Corners: locations 1, 3, 7, 9."
     state.apply("scheme corners")
     assert VIEW.chance_actor(state) == 1
+
+
+def test_while_choosing_the_named_location_piece_or_noble_is_lit() -> None:
+    """Verb, location, piece: the queue, then the queue space, light before the target."""
+    state = gameplay_example()  # Blue to act: debutants on 2 and 3
+    white = [HIGHLIGHT, OFF, OFF]
+    assert VIEW.hint(state, ("move", "2"), CTX) == {"florence.location.2.queue.1": white}
+    three = VIEW.hint(state, ("promote", "6"), CTX)
+    assert three == {
+        "florence.location.6.queue.1": [HIGHLIGHT, HIGHLIGHT, OFF],
+        "florence.location.6.queue.2": white,
+        "florence.location.6.queue.3": white,
+    }
+    assert VIEW.hint(state, ("move", "6", "debutant3"), CTX) == {
+        "florence.location.6.queue.3": white
+    }
+    assert VIEW.hint(state, ("gift", "cosimo"), CTX) == {
+        "florence.location.1.carriage": [HIGHLIGHT, OFF, OFF]
+    }
+    assert VIEW.hint(state, ("pass",), CTX) == {}
+    purple = gameplay_example(bonus=False)  # Purple's bonus: the ring is on 6
+    assert VIEW.hint(purple, ("bonus", "swap", "donna1"), CTX) == {
+        "florence.location.6.queue.1": [HIGHLIGHT, HIGHLIGHT, OFF]
+    }
 
 
 def test_a_seat_that_has_passed_is_shown_inactive() -> None:
