@@ -96,13 +96,13 @@ class ButtonBot:
         self.pump()
 
     def pump(self) -> None:
-        """Let the app handle what the buttons produced, and render."""
+        """Let the app handle what the buttons (and any peripheral) produced, and render."""
         app = self.table.app
         while True:
             ev = self.table.buttons.get(timeout=0)
             if ev is None:
                 break
-            app.handle(ev)
+            self.table.dispatch(ev)
         app.tick()
         if self.on_press is not None:
             self.on_press()
