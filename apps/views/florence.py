@@ -38,6 +38,9 @@ NEXT_NOBLE = 0.3  # destination markers of the Nobles not moving this round
 LATER_ROUND = 0.12  # round-dial segments still to come
 
 DECKS = {"cosimo": "Figlisto", "contessina": "Carissima", "giovanni": "Messere"}
+# Solo: Palla Strozzi, the automa, is a seat the table does not seat; he plays the
+# Orange (colour 1) and Blue (colour 2) pieces.
+AUTOMA_COLOURS: dict[int, Colour] = {1: (255, 90, 0), 2: (0, 60, 255)}
 
 
 def _florence(state: State) -> FlorenceState:
@@ -60,6 +63,13 @@ def _stack(colours: Sequence[Colour], leds: int) -> list[Colour]:
     if len(colours) > leds:
         return [*colours[: leds - 1], MANY]
     return [*colours, *[OFF] * (leds - len(colours))]
+
+
+def _seat(s: FlorenceState, seat: int, ctx: ViewContext) -> Colour:
+    """A seat's colour at the table; the automa's is his first colour, Orange."""
+    if seat < len(ctx.colours):
+        return ctx.colours[seat]
+    return AUTOMA_COLOURS.get(s.colours.index(seat), MANY)
 
 
 def _pips(colour: Colour, rank: int) -> list[Colour]:
@@ -102,7 +112,6 @@ class FlorenceView(View):
         s = _florence(state)
         t = s.tables
         colours = ctx.colours
-        owner = s.owner
         frame: Frame = {}
         upcoming = t.active_noble(max(s.round, 1))
         destinations = [s.destination(n) for n in range(len(t.nobles))]
@@ -112,17 +121,17 @@ class FlorenceView(View):
             for i in range(t.spaces):
                 if i < len(q):
                     code = q[i]
-                    pips = _pips(colours[owner[code]], code & 3)
+                    pips = _pips(self._colour(s, code >> 2, ctx), code & 3)
                 elif i == 0:
                     pips = [OFF, PRIME_HINT, OFF]
                 else:
                     pips = [OFF] * PIPS
                 frame[f"{name}.queue.{i + 1}"] = pips
-            ring = [colours[p] for p in range(s.players) if s.rings[p] == loc]
+            ring = [_seat(s, p, ctx) for p, at in enumerate(s.rings) if at == loc]
             frame[f"{name}.ring"] = ring[0] if ring else OFF
             for k in range(3):
                 seat = s.slots[loc * 3 + k]
-                frame[f"{name}.brag.{k + 1}"] = colours[seat] if seat >= 0 else OFF
+                frame[f"{name}.brag.{k + 1}"] = _seat(s, seat, ctx) if seat >= 0 else OFF
             frame[f"{name}.spy"] = self._guards(s, s.spies[loc], ctx)
             frame[f"{name}.bouncer"] = self._guards(s, s.bouncers[loc], ctx)
             frame[f"{name}.carriage"] = self._carriages(loc, s.carriage)
@@ -139,7 +148,7 @@ class FlorenceView(View):
             frame[f"florence.round.{rnd}"] = (
                 OFF if rnd < s.round else colour if rnd == s.round else dim(colour, LATER_ROUND)
             )
-        frame.update(self._track(s.vp, ctx))
+        frame.update(self._track(s, s.vp, ctx))
         for player in range(s.players):
             seat = f"seat.{ctx.seat_of(player)}"
             colour = colours[player]
@@ -150,19 +159,29 @@ class FlorenceView(View):
 
     def _guards(self, s: FlorenceState, guards: Sequence[int], ctx: ViewContext) -> list[Colour]:
         """A shield's guards (by colour, each owned by a seat), in the order they came."""
-        return _stack([ctx.colours[s.colours[c]] for c in guards], STACK)
+        return _stack([self._colour(s, c, ctx) for c in guards], STACK)
+
+    @staticmethod
+    def _colour(s: FlorenceState, colour: int, ctx: ViewContext) -> Colour:
+        """A piece colour: its seat's at the table, or the automa's Orange or Blue."""
+        seat = s.colours[colour]
+        if seat < len(ctx.colours):
+            return ctx.colours[seat]
+        return AUTOMA_COLOURS.get(colour, MANY)
 
     @staticmethod
     def _carriages(loc: int, where: Sequence[int]) -> list[Colour]:
         return [NOBLE_COLOURS[n] if at == loc else OFF for n, at in enumerate(where)]
 
-    def _track(self, vp: Sequence[int], ctx: ViewContext) -> Frame:
+    def _track(self, s: FlorenceState, vp: Sequence[int], ctx: ViewContext) -> Frame:
         """Score markers on spaces 0-99 and, at each seat, the +100/+200 token."""
         frame: Frame = {}
         spaces: dict[int, list[Colour]] = {}
         for player, points in enumerate(vp):
-            spaces.setdefault(points % TRACK, []).append(ctx.colours[player])
-            colour = ctx.colours[player]
+            colour = _seat(s, player, ctx)
+            spaces.setdefault(points % TRACK, []).append(colour)
+            if player >= len(ctx.colours):
+                continue  # the automa has no seat at the table
             frame[f"seat.{ctx.seat_of(player)}.hundreds"] = [
                 colour if points >= 100 * (k + 1) else OFF for k in range(2)
             ]
@@ -326,10 +345,10 @@ class FlorenceView(View):
                 steps.append(target)
             else:
                 continue
-            if "player" in event.data:
+            if "player" in event.data and event["player"] < len(ctx.colours):
                 player = event["player"]
                 target[f"seat.{ctx.seat_of(player)}.status"] = ctx.colours[player]
-            target.update(self._track(vp, ctx))
+            target.update(self._track(s, vp, ctx))
         return steps
 
     def _highlight(self, s: FlorenceState, loc: int, spaces: Sequence[int], frame: Frame) -> None:

@@ -330,6 +330,28 @@ def test_setup_shows_where_the_queue_blockers_go() -> None:
             assert four[f"florence.location.{loc}.queue.{space}"] == [OFF] * 3
 
 
+def test_a_solo_game_shows_strozzis_orange_and_blue_pieces() -> None:
+    """Solo: 'Give Strozzi a player board with all Orange and Blue Family Members'; he
+    has no seat at the table, so his pieces, brags and score take those colours."""
+    state = GAME.new_state(1, seed=4)
+    rng = random.Random(4)
+    while state.round < 3:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    ctx = ViewContext(colours=((0, 200, 0),), seats=("2",))
+    frame = VIEW.render(state, ctx)
+    seen = set()
+    for loc, q in enumerate(state.queues):
+        for i, code in enumerate(q):
+            lit = frame[f"florence.location.{loc + 1}.queue.{i + 1}"][0]
+            seen.add(lit)
+            assert lit == {0: (0, 200, 0), 1: ORANGE_C, 2: BLUE_C}[code >> 2]
+    assert {ORANGE_C, BLUE_C} <= seen
+    assert "seat.2.time" in frame and not any(k.startswith("seat.1.") for k in frame)
+    steps = VIEW.scoring_steps(state, state.apply(state.legal_actions()[0]), ctx)
+    assert all(not k.startswith("seat.1.") for step in steps for k in step)
+
+
 # --- the layout ------------------------------------------------------------------------
 def test_the_layout_loads_fits_and_holds_every_element_the_view_lights() -> None:
     layout = Layout.load(VIEW.layout_path())
