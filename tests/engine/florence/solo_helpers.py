@@ -18,7 +18,7 @@ from engine.florence.solo import BLUE, ORANGE
 from .helpers import new_game
 
 HUMAN, STROZZI = 0, 1
-ORANGE_DEB, BLUE_DEB = ORANGE * 4 + 1, BLUE * 4 + 1
+YOUR_DEB, ORANGE_DEB, BLUE_DEB = 1, ORANGE * 4 + 1, BLUE * 4 + 1
 ORANGE_DONNA, BLUE_DONNA = ORANGE * 4 + 2, BLUE * 4 + 2
 
 
@@ -76,3 +76,42 @@ def pieces(state: FlorenceState, loc: int) -> list[str]:
     names = ("you", "orange", "blue")
     ranks = ("", "debutant", "donna", "maestro")
     return [f"{names[c >> 2]}:{ranks[c & 3]}" for c in state.queues[loc - 1]]
+
+
+def finish_round(
+    state: FlorenceState,
+    *,
+    cards: tuple[int, ...] = (8, 9, 10, 7),
+    tokens: tuple[int, int] | None = None,
+    party: bool = True,
+) -> None:
+    """Play on to the next round (or to the schemes' reveal): the human passes at once (bonus
+    time afterwards, Giovanni declined); Strozzi turns over the first card of `cards` still in
+    his deck (any card if none is), then card 6 as soon as it resolves (unless not `party`);
+    `tokens` are the next time and location tokens if still in the bags."""
+    rnd = state.round
+    while state.round == rnd and state.phase not in ("schemes", "over"):
+        legal = texts(state)
+        if state.current_player() != CHANCE:
+            if legal == ["ok"]:
+                state.apply("ok")
+            elif state.phase == "actions":
+                if state.passed[HUMAN]:
+                    state.apply("bonus time")
+                else:
+                    state.apply(
+                        "pass" if "pass" in legal else next(t for t in legal if t[:5] == "pass ")
+                    )
+            elif state.phase == "queue_scoring":
+                state.apply("decline")
+            else:
+                state.apply(legal[-1])
+        elif state.phase == "actions":
+            wanted = [f"solo {c}" for c in (6,) * (party and state.solo_revealed > 0) + cards]
+            state.apply(next((t for t in wanted if t in legal), legal[0]))
+        elif state.phase == "cleanup" and tokens:
+            time, loc = tokens
+            wanted = [f"token time {time}", f"token location {loc}"]
+            state.apply(next((t for t in wanted if t in legal), legal[0]))
+        else:
+            state.apply(legal[0])
