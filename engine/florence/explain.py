@@ -56,7 +56,10 @@ def describe(state: FlorenceState) -> str:
             return "Give a random player the 1st player marker."
         if kind == "draw":
             seat = state.pending[0]
-            return f"{_who(seat)} draws a scandal card from {t.nobles[detail].capitalize()}'s deck."
+            deck = f"{t.nobles[detail].capitalize()}'s deck"
+            if seat == state.automa:
+                return f"Strozzi earned a scandal card: discard the top card of {deck}; name it."
+            return f"{_who(seat)} draws a scandal card from {deck}."
         return f"Reveal {seat_name(detail)}'s scheme card."
     seat = state.turn
     if phase == "placement":
@@ -174,6 +177,11 @@ def _move_reason(
         return (
             f"Location {b + 1} is not orthogonally adjacent to {a + 1}: a move follows one road "
             f"with a shield to the next location."
+        )
+    if all(d != b for d, _ in state.nbrs[a]):
+        return (
+            f"Strozzi has a guard on the road {pair[0] + 1}-{pair[1] + 1}: you cannot move "
+            f"along paths where Strozzi has a Guard (harder solo game)."
         )
     if not state._free(b):
         if what == "move":
