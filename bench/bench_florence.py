@@ -2,15 +2,18 @@
 
 Figures: microseconds per applied action over random 4-player games (legal-action
 generation and the random choice included), complete games per second, the same
-for every player count, and the cost of `clone()` and of a `to_dict` /
-`state_from_dict` round trip. The target is at most 15 bare triggers per action.
+for every player count, solo games against the Strozzi automa (his steps confirmed
+by the human, as at the table, and run straight through with the harder tuning),
+and the cost of `clone()` and of a `to_dict` / `state_from_dict` round trip. The
+target is at most 15 bare triggers per action.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import engine
 from bench.bench_engine import bare_trigger_us
@@ -18,6 +21,11 @@ from engine.core import CHANCE, Action, State, derive, random_action
 
 GAMES = 200  # 4-player games for the headline figure
 OTHER_GAMES = 60  # per other player count
+SOLO_GAMES = 200  # per solo variant
+SOLO_VARIANTS = (
+    ("normal, steps confirmed", {}),
+    ("harder, unconfirmed", {"difficulty": "harder", "confirm_automa": False}),
+)
 COPIES = 2_000
 
 
@@ -35,6 +43,7 @@ def play(
     players: int,
     games: int,
     policy: Callable[[State, random.Random], Action] = random_action,
+    options: Mapping[str, Any] | None = None,
 ) -> tuple[float, float, int, list[State]]:
     """(us per action, games per second, actions, mid-game states) over random games."""
     game = engine.get("florence")
@@ -42,7 +51,7 @@ def play(
     samples: list[State] = []
     start = time.perf_counter()
     for seed in range(games):
-        state = game.new_state(players, seed=seed)
+        state = game.new_state(players, seed=seed, options=options)
         rng = derive(seed, "bench", "florence", players)
         while not state.is_over():
             state.apply(policy(state, rng))
@@ -88,6 +97,14 @@ def run() -> list[str]:
         f"{us_b / bare:.2f} bare triggers, {gps_b:.1f} games/s, "
         f"{actions_b / OTHER_GAMES:.0f} actions/game"
     )
-    clone_us, dict_us = copy_costs(samples + busy)
+    solo: list[State] = []
+    for name, options in SOLO_VARIANTS:
+        us_s, gps_s, actions_s, more = play(1, SOLO_GAMES, options=options)
+        solo += more
+        lines.append(
+            f"florence 1p solo ({name}): {us_s:.1f} us/action = {us_s / bare:.2f} bare "
+            f"triggers, {gps_s:.1f} games/s, {actions_s / SOLO_GAMES:.0f} actions/game"
+        )
+    clone_us, dict_us = copy_costs(samples + busy + solo)
     lines.append(f"florence clone: {clone_us:.1f} us; to_dict + state_from_dict: {dict_us:.1f} us")
     return lines
