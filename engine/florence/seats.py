@@ -4,10 +4,10 @@ Every decision of a seat (the free Debutant before round 1, each turn of the
 Perform Actions phase, a Rush in progress, Giovanni's claims, the last
 discards) goes through the seat's kind, and so do the few rule steps where the
 solo rules treat Palla Strozzi differently (time gained, scandals received).
-A human seat decides everything itself. The solo automa (issue 6) is another
-kind registered here: it can answer its turns with a card draw (CHANCE), resolve
-them by its own card texts and override the hooks, without the phase code
-changing.
+A human seat decides everything itself. The solo automa, Palla Strozzi
+(`solo.py`), is another kind registered here: its turns are card draws (CHANCE)
+resolved by its own card texts, the human confirms its steps, and it overrides
+the hooks, without the phase code changing.
 """
 
 from __future__ import annotations
