@@ -459,4 +459,25 @@ def invariants(state: FlorenceState) -> list[str]:
             broken.append(f"{name}'s draw pile count differs from its cards")
         if any(state.discard[i] > t.copies for i in range(base, base + 4)):
             broken.append(f"{name}: more copies of a card revealed than exist")
+    if state.automa >= 0:
+        broken += _solo_invariants(state)
+    return broken
+
+
+def _solo_invariants(state: FlorenceState) -> list[str]:
+    """Strozzi's deck, brag tokens and pending steps."""
+    a = state.automa
+    broken = []
+    if state.solo_top & ~state.solo_deck or state.solo_top_left > state.solo_top.bit_count():
+        broken.append("Strozzi's cards kept on top are not in his deck")
+    for k, seat in enumerate(state.slots):
+        if (seat == a) != (state.solo_marks[k] >= 0):
+            broken.append(f"brag spot {k}: Strozzi's token without its colour, or the reverse")
+    for colour in (solo.ORANGE, solo.BLUE):
+        if state.solo_marks.count(colour) > state.tables.brag_markers:
+            broken.append(f"Strozzi has more {solo.COLOUR_WORDS[colour]} brag tokens out than 6")
+    if state.hands[a]:
+        broken.append("Strozzi holds scandal cards")
+    if (state.asks or state.agenda) and state.turn != a:
+        broken.append("Strozzi has steps pending outside his turn")
     return broken

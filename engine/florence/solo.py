@@ -378,11 +378,7 @@ def run(state: FlorenceState, events: list[Event]) -> bool:
             state.agenda = _plan(state)
         item = state.agenda[0]
         verb = item[0]
-        if verb == "draw":
-            if not draw_pool(state):  # every card drawn this round: reshuffle his discards
-                state.solo_deck = ALL_CARDS
-                state.solo_top_left = 0
-                events.append(_ev("solo_deck_reshuffled"))
+        if verb == "draw":  # his deck never runs out: card 6 ends his turns when it resolves
             return True
         del state.agenda[0]
         if verb == "end":
@@ -494,8 +490,8 @@ def _card(state: FlorenceState, item: list[Any], events: list[Event]) -> str:
     bit = 1 << (n - 1)
     state.solo_deck &= ~bit
     if state.solo_top_left:
-        state.solo_top &= ~bit
         state.solo_top_left -= 1
+        state.solo_top = state.solo_top & ~bit if state.solo_top_left else 0
     state.solo_revealed += 1
     action = t.solo_actions[n - 1]
     if action == "party" and state.solo_revealed == 1:

@@ -335,3 +335,42 @@ def test_deploy_a_guard_in_round_9_scores_2_vp() -> None:
     events = play(state, "solo 10")
     assert state.guards_left[STROZZI] == guards and state.vp[STROZZI] == vp + 2
     assert steps(events)[0].endswith("Strozzi places no guard and scores 2 VP instead.")
+
+
+def test_deploy_a_guard_with_every_shield_of_noble_b_taken_scores_2_vp() -> None:
+    """'If no such spots exist ... give Strozzi 2 VP instead.' Every Spy shield is taken."""
+    state = solo_game(place=5)
+    for loc in range(9):
+        if not state.spies[loc]:
+            state.spies[loc] = (ORANGE,)
+            state.guards_left[STROZZI] -= 1
+    assert not state.invariants() and state.guards_left[STROZZI] == 1
+    events = play(state, "pass 1", "solo 10")
+    assert state.vp[STROZZI] == 2 and state.guards_left[STROZZI] == 1
+    assert [e["reason"] for e in events if e.kind == "strozzi_vp"] == ["guard"]
+
+
+def test_deploy_a_guard_with_no_guard_left_scores_2_vp() -> None:
+    state = solo_game(place=5, easier_setup=True)
+    state.guards_left[STROZZI] = 0  # arranged: his twelve guards are out
+    play(state, "pass 1", "solo 10")
+    assert state.vp[STROZZI] == 2 and state.spies[3] == ()
+
+
+def test_a_brag_card_whose_colour_has_no_token_left_uses_the_other_colour() -> None:
+    state = solo_game(place=5, tiles={5: "street-cred"})
+    for loc in (0, 2, 3, 5, 6, 7):  # arranged: his six orange tokens on six other tiles
+        state.slots[loc * 3 + 2] = STROZZI
+        state.solo_marks[loc * 3 + 2] = ORANGE
+        state.markers_left[STROZZI] -= 1
+    assert not state.invariants()
+    play(state, "pass 1", "solo 8")  # card 8 shows orange
+    assert state.slots[4 * 3] == STROZZI and state.solo_marks[4 * 3] == BLUE
+
+
+def test_easier_setup_places_no_guards_but_the_debutants() -> None:
+    """Easier: 'Strozzi doesn't place guards during setup'."""
+    state = solo_game(easier_setup=True)
+    assert state.guards_left[STROZZI] == 12
+    assert not any(state.escorts) and not any(state.spies) and not any(state.bouncers)
+    assert pieces(state, 6) == ["orange:debutant"] and pieces(state, 2) == ["blue:debutant"]
