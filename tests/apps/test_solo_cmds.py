@@ -52,3 +52,10 @@ def test_replay_of_a_solo_game_uses_the_recorded_options(tmp_path: Path) -> None
     path.write_text(json.dumps(record))
     proc = run("replay", str(path), check=False)
     assert proc.returncode == 1 and not json.loads(proc.stdout)["ok"]
+
+
+def test_demo_plays_a_solo_game_with_strozzis_steps_confirmed_at_the_seat() -> None:
+    out = run("demo", "florence", "--players", "1", "--seed", "5").stdout
+    assert out.startswith("Florence on a mocked table: 1 players, seed 5")
+    assert "seat 1: ok" in out and "draw: solo " in out
+    assert "Game over. Scores: seat 1:" in out
