@@ -1,11 +1,13 @@
-"""Florence: the rules of the rulebook, for 2-5 players.
+"""Florence: the rules of the rulebook, for 2-5 players, and solo against an automa.
 
 Seats are numbered clockwise (seat i+1 is to the left of seat i). Locations are
 0-based here and 1-based in notation. A family member is an int
 `colour * 4 + rank` (rank 1 debutant, 2 donna, 3 maestro); each location's queue
 is a list of them, Prime Position first, always in seniority order. A colour
 belongs to a seat (`colours[colour]`): one each in a multiplayer game, two for
-the solo automa, whose Orange and Blue pieces behave differently.
+the solo automa, whose Orange and Blue pieces behave differently. A solo game
+(`players == 1`) has a second seat for the automa, Palla Strozzi (solo.py):
+per-seat lists run over `seats`, while scores() and winner() list the players.
 Interpretations of ambiguous rules: docs/florence-rulings.md. Notation:
 docs/notation.md, section Florence.
 """
