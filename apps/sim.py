@@ -197,7 +197,8 @@ def final_lines(table: Table) -> list[str]:
     game = engine.get(state.game.name)
     return [f"{game.title}: " + ", ".join(
         f"seat {table.app.players[p]} {v}" for p, v in enumerate(state.scores())
-    ), "winner: " + ", ".join(f"seat {table.app.players[p]}" for p in state.winner())]
+    ), "winner: " + (", ".join(f"seat {table.app.players[p]}" for p in state.winner())
+                     or "no seat (the game's automa)")]
 
 
 def strip_of(table: Table) -> MockStrip | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -392,7 +393,7 @@ class TableApp:
             return
         waiting = self._waiting_seat()
         if waiting is not None and seat != waiting:
-            self._flash(seat, f"it is seat {waiting}'s turn. {state.describe()}")
+            self._flash(seat, f"it is seat {waiting}'s turn. {self._describe()}")
             return
         if waiting is None and state.current_player() == CHANCE:
             # anyone may enter the card that came up; one menu serves the table
@@ -453,7 +454,25 @@ class TableApp:
         if self.mode == "setup" and not self._in_setup():
             self.say("Lay out the board as the lights show, then press select at any seat.")
             return
-        self._auto_draw()
+        if state.current_player() == CHANCE and self.chance.automatic:
+            self._auto_draw()
+        else:
+            self.say(self._describe())  # the prompt in words: who acts, and on what
+
+    def _describe(self) -> str:
+        """The engine's sentence about what it waits for, with the table's seat names.
+
+        The engine numbers players from 1 ("seat 1" is player 0, engine.core.seat_name);
+        at the table player 0 sits wherever the first player joined.
+        """
+        assert self.state is not None
+        players = self.players
+
+        def rename(m: re.Match[str]) -> str:
+            index = int(m.group(2)) - 1
+            return f"{m.group(1)}eat {players[index]}" if 0 <= index < len(players) else m[0]
+
+        return _SEAT_WORD.sub(rename, self.state.describe())
 
     def _in_setup(self) -> bool:
         state = self.state
@@ -502,7 +521,9 @@ class TableApp:
         self.game_ended()
         table = ", ".join(f"seat {self.players[p]}: {v}" for p, v in enumerate(scores))
         names = ", ".join(f"seat {self.players[p]}" for p in winner)
-        self.say(f"Game over. Scores: {table}. Winner: {names}.")
+        # no winning seat: a solo player lost to the game's automa
+        self.say(f"Game over. Scores: {table}. " + (f"Winner: {names}." if names else
+                                                    f"No seat wins. {self._describe()}"))
 
     def _on_over(self, seat: str, command: str) -> None:
         if command in ("select", "back"):
@@ -677,6 +698,9 @@ class TableApp:
     def _compositor(self) -> Compositor | None:
         key = self.game_name or "lobby"
         return self._compositors.get(key) or self._compositors.get("lobby")
+
+
+_SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
 
 
 def _pulse(now: float, period: float = PULSE_PERIOD) -> float:

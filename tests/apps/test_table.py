@@ -282,3 +282,18 @@ def test_the_last_rounds_scoring_plays_before_the_winner_pulses(make_table) -> N
     frame = app.frame(late)
     others = [s for s in app.players if s != winner]
     assert max(frame[f"seat.{winner}.status"]) > max(frame[f"seat.{others[0]}.status"])
+
+
+def test_prompts_use_the_table_seat_names(make_table) -> None:
+    """Player 0 sits where the first player joined; the terminal speaks of that seat."""
+    table, _clock, bot = make_table(players=3, seed=5)
+    for seat in ("3", "1", "2"):  # seat 3 joins first: it is player 0 and starts
+        bot.command(seat, "select")
+    bot.press("table", "menu")
+    bot.command("3", "select")
+    app = table.app
+    assert app.players == ["3", "1", "2"] and app.mode == "playing"
+    said = make_table.said
+    assert said[-1].startswith("Seat 3 decides on ship"), said[-1]
+    bot.command("1", "select")  # out of turn
+    assert said[-1].startswith("Seat 1: it is seat 3's turn. Seat 3 decides"), said[-1]
