@@ -20,8 +20,10 @@ log = logging.getLogger(__name__)
 class Compositor:
     """Turns `{element: colour or [colours]}` into `{strip: bytes}` for a layout."""
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, sizes: Mapping[str, int] | None = None) -> None:
+        """`sizes`: LEDs per strip as wired, when a strip is longer than the layout uses."""
         self.layout = layout
+        self.sizes = {s: max(n, (sizes or {}).get(s, 0)) for s, n in layout.strips.items()}
         self._offsets: dict[str, list[tuple[str, int]]] = {}
         self._missing: set[str] = set()
 
@@ -40,7 +42,7 @@ class Compositor:
         return found
 
     def blank(self) -> dict[str, bytearray]:
-        return {strip: bytearray(3 * n) for strip, n in self.layout.strips.items()}
+        return {strip: bytearray(3 * n) for strip, n in self.sizes.items()}
 
     def paint(self, frames: Mapping[str, bytearray], frame: Frame) -> None:
         """Write `frame` over `frames` in place: later elements win where they overlap."""

@@ -165,14 +165,9 @@ class Table:
         assert hw.strip is not None
         self.clock = clock
         self.events: queue.Queue[InputEvent] = queue.Queue()
-        self.layouts = self._layouts(config)
+        self.layouts = self._fitting(config, self._layouts(config), hw.strip.count)
         lobby = next(iter(self.layouts.values()))
         strip_name = lobby.default_strip
-        for layout in self.layouts.values():
-            try:
-                layout.check_fits({layout.default_strip: hw.strip.count})
-            except ConfigError as exc:
-                raise ConfigError(f"{exc} (config {config.source}: [strip] count)") from None
         self.peripherals = Peripherals(config.bridge, emit=self.events.put, clock=clock)
         self.strip = strip or self.peripherals.strip(hw.strip) or open_strip(hw.strip)
         self.pipeline = Pipeline.from_config(self.strip, hw.pipeline,
@@ -186,17 +181,39 @@ class Table:
                 f"The journal was damaged; it is kept as {self.journal.recovered_from} and the "
                 f"games still readable were copied to a new journal."
             )
-        compositors = {name: Compositor(layout) for name, layout in self.layouts.items()}
-        compositors["lobby"] = Compositor(lobby)
+        compositors = {
+            name: Compositor(layout, {layout.default_strip: hw.strip.count})
+            for name, layout in self.layouts.items()
+        }
+        compositors["lobby"] = Compositor(lobby, {strip_name: hw.strip.count})
         seats = [SeatConfig(s.name, one_button=s.kind == "one") for s in hw.seats
                  if s.kind != "table"]
         self.app = TableApp(
             seats=seats, journal=self.journal, output=self.output, clock=clock,
             chance=ChanceSource(config.app.chance), game=config.app.game, seed=config.app.seed,
             options=config.app.options, say=say, compositors=compositors,
-            cards=self.peripherals.cards,
+            cards=self.peripherals.cards, games=list(self.layouts),
         )
         self._stop = threading.Event()
+
+    @staticmethod
+    def _fitting(config: Config, layouts: dict[str, Layout], count: int) -> dict[str, Layout]:
+        """The games whose layout fits the strip. A table set to one game must fit it; a
+        table that offers the game menu offers the games its strip can show."""
+        fitting: dict[str, Layout] = {}
+        problems: list[str] = []
+        for name, layout in layouts.items():
+            try:
+                layout.check_fits({layout.default_strip: count})
+            except ConfigError as exc:
+                problems.append(f"{exc} (config {config.source}: [strip] count)")
+            else:
+                fitting[name] = layout
+        if (config.app.game is not None and problems) or not fitting:
+            raise ConfigError(problems[0])
+        for problem in problems:
+            log.warning("game left out of the menu: %s", problem)
+        return fitting
 
     @staticmethod
     def _layouts(config: Config) -> dict[str, Layout]:

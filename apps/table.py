@@ -99,6 +99,7 @@ class TableApp:
         say: Callable[[str], None] | None = None,
         compositors: Mapping[str, Compositor] | None = None,
         cards: CardReader | None = None,
+        games: Sequence[str] | None = None,
     ) -> None:
         self.seats = {s.name: s for s in seats}
         self.seat_order = [s.name for s in seats]
@@ -112,7 +113,7 @@ class TableApp:
         self.say = say or (lambda text: log.info("%s", text))
         self._compositors = dict(compositors or {})
         self.cards = cards
-        self.game_names = [g for g in engine.games() if _has_view(g)]
+        self.game_names = [g for g in (games or engine.games()) if _has_view(g)]
         if game is not None and game not in self.game_names:
             raise ValueError(f"no table view for game {game!r}; choose one of "
                              f"{', '.join(self.game_names)}")
@@ -500,7 +501,7 @@ class TableApp:
         self.scoring = self.view.scoring_steps(self.state, events, self.ctx)
         self.scoring_start = self.clock()
         for event in events:
-            if event.kind == "round_scored":
+            if event.kind in ("round_scored", "round_ended") and "round" in event.data:
                 self.say(f"Round {event['round']} scored.")
 
     def _on_scoring(self, seat: str, command: str) -> None:

@@ -297,3 +297,24 @@ def test_prompts_use_the_table_seat_names(make_table) -> None:
     assert said[-1].startswith("Seat 3 decides on ship"), said[-1]
     bot.command("1", "select")  # out of turn
     assert said[-1].startswith("Seat 1: it is seat 3's turn. Seat 3 decides"), said[-1]
+
+
+def test_the_game_menu_offers_the_games_the_strip_can_show(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from hw.tomlsource import ConfigError
+
+    config = demo_config("strozzi", 3, journal=tmp_path / "j.db", seed=1)
+    small = replace(config, hw=replace(config.hw, strip=replace(config.hw.strip, count=500)),
+                    app=replace(config.app, game=None))
+    table = Table(small, clock=ManualClock(), button_thread=False, say=lambda _t: None)
+    try:
+        assert "strozzi" in table.app.game_names and "florence" not in table.app.game_names
+        table.app.start()
+        table.app.tick()  # frames are as long as the wired strip, whatever the layout
+        assert len(table.strip.last) == 500  # type: ignore[attr-defined]
+    finally:
+        table.close()
+    tiny = replace(config, hw=replace(config.hw, strip=replace(config.hw.strip, count=200)))
+    with pytest.raises(ConfigError, match="has 200 LEDs but the layout needs 438"):
+        Table(tiny, clock=ManualClock(), button_thread=False)
