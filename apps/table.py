@@ -334,7 +334,8 @@ class TableApp:
             for seat in self.seat_order:
                 self.errors[seat] = self.clock() + ERROR_SECONDS
             return
-        colour_of = {seat: self._palette()[i][1] for i, seat in enumerate(joined)}
+        palette = self.view.palette_for(len(joined)) if self.view else self._palette()
+        colour_of = {seat: palette[i][1] for i, seat in enumerate(joined)}
         # players sit clockwise in seat order, starting with whoever joined first
         order = [s for s in self.seat_order if s in joined]
         first = order.index(joined[0])
@@ -351,7 +352,9 @@ class TableApp:
         )
         self._context()
         self.players_seated()
-        self.say(f"{game.title} for {state.players}: seats {', '.join(self.players)}. "
+        names = {c: n for n, c in palette}
+        seated = ", ".join(f"{s} {names[colour_of[s]]}" for s in self.players)
+        self.say(f"{game.title} for {state.players}: seats {seated}. "
                  f"Set up the board as the lights show.")
         self._after_change([])
 

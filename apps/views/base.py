@@ -45,6 +45,10 @@ class View:
     palette: tuple[tuple[str, Colour], ...] = ()
     """Seat colours offered at seating, in order: (name, colour)."""
 
+    def palette_for(self, players: int) -> tuple[tuple[str, Colour], ...]:
+        """The colours of a game of `players` (a solo game may reserve the automa's)."""
+        return self.palette
+
     def layout_path(self) -> Path:
         """The default LED layout of this game's table, shipped with the view."""
         return Path(str(resources.files("apps.layouts").joinpath(self.layout_name)))

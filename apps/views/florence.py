@@ -107,6 +107,12 @@ class FlorenceView(View):
         ("red", (255, 0, 0)),  # a sixth seat colour for the lobby only
     )
 
+    def palette_for(self, players: int) -> tuple[tuple[str, Colour], ...]:
+        """Solo: Strozzi plays Orange and Blue, so the human takes the first other colour."""
+        if players == 1:
+            return tuple(c for c in self.palette if c[0] not in ("orange", "blue"))
+        return self.palette
+
     # --- the board -------------------------------------------------------------------
     def render(self, state: State, ctx: ViewContext) -> Frame:
         s = _florence(state)

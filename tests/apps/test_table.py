@@ -318,3 +318,22 @@ def test_the_game_menu_offers_the_games_the_strip_can_show(tmp_path: Path) -> No
     tiny = replace(config, hw=replace(config.hw, strip=replace(config.hw.strip, count=200)))
     with pytest.raises(ConfigError, match="has 200 LEDs but the layout needs 438"):
         Table(tiny, clock=ManualClock(), button_thread=False)
+
+
+def test_a_solo_florence_player_never_gets_the_automas_colours(tmp_path: Path) -> None:
+    """Solo Mode: Strozzi plays the Orange and Blue pieces."""
+    config = demo_config("florence", 2, journal=tmp_path / "j.db", seed=1)
+    said: list[str] = []
+    table = Table(config, clock=ManualClock(), button_thread=False, say=said.append)
+    try:
+        table.app.start()
+        bot = ButtonBot(table, table.clock, 1)  # type: ignore[arg-type]
+        bot.command("1", "select")
+        bot.press("table", "menu")
+        assert table.app.players == ["1"] and table.app.state.players == 1
+        colour = table.app.colours[0]
+        assert colour not in [c for n, c in view_for("florence").palette
+                              if n in ("orange", "blue")]
+        assert any("Florence for 1: seats 1 purple" in line for line in said)
+    finally:
+        table.close()
