@@ -113,8 +113,32 @@ def _strozzi(state: State) -> list[tuple[str, int]]:
     return ships + tokens
 
 
+def _florence(state: State) -> list[tuple[str, int]]:
+    """Scandal cards, schemes, brag tiles, the dial's time and location tokens, solo cards."""
+    t = state.tables  # type: ignore[attr-defined]
+    scandals = [(f"draw {t.nobles[c.noble]} {c.name}", t.copies) for c in t.cards]
+    schemes = [(f"scheme {name}", 1) for name in t.schemes]
+    tiles = [(f"tile {tile.name}", 1) for tile in t.tiles]
+    time = [(f"token time {n}", 1) for n in t.time_tokens]
+    places = [(f"token location {n}", 1) for n in range(1, t.locations + 1)]
+    solo = [(f"solo {n}", 1) for n in range(1, len(t.solo_actions) + 1)]
+    return scandals + schemes + tiles + time + places + solo
+
+
+def _strada_romana(state: State) -> list[tuple[str, int]]:
+    """Ware tiles and wagon tiles; cubes come out of a bag and are picked on the buttons."""
+    b = state.board  # type: ignore[attr-defined]
+    ware = [(f"draw ware {colour}", b.tiles_each) for colour in b.colours]
+    wagons = [(f"wagon {name}", 1) for name in b.wagons]
+    return ware + wagons
+
+
 #: game -> its physical chance pieces as (card, copies). docs/cards.md says how to add one.
-CATALOGUES: dict[str, Callable[[State], list[tuple[str, int]]]] = {"strozzi": _strozzi}
+CATALOGUES: dict[str, Callable[[State], list[tuple[str, int]]]] = {
+    "strozzi": _strozzi,
+    "florence": _florence,
+    "strada_romana": _strada_romana,
+}
 
 
 def catalogue(game: str) -> list[tuple[str, int]]:
