@@ -59,6 +59,9 @@ PULSE_PERIOD = 1.6
 PULSE_STEPS = 16  # distinct prompt brightnesses per period: frames repeat, few are pushed
 SCORING_STEP = 0.6
 SCORING_HOLD = 2.0
+# Free seats glow while waiting: never so dim that gamma and brightness put them out.
+GLOW_MIN = 0.15
+GLOW_SPAN = 0.35
 
 
 class Output(Protocol):
@@ -667,12 +670,14 @@ class TableApp:
             palette = self.view.palette
             for i, seat in enumerate(self.seating.joined):
                 frame[f"seat.{seat}.status"] = palette[i][1]
+            glow = dim((255, 255, 255), GLOW_MIN + GLOW_SPAN * _pulse(now))
             for seat in self.seat_order:
                 if seat not in self.seating.joined:
-                    frame[f"seat.{seat}.status"] = dim((255, 255, 255), 0.15 * _pulse(now))
+                    frame[f"seat.{seat}.status"] = glow
         elif self.mode == "choosing":
+            glow = dim((255, 255, 255), GLOW_MIN + 2 * GLOW_SPAN * _pulse(now))
             for seat in self.seat_order:
-                frame[f"seat.{seat}.status"] = dim((255, 255, 255), 0.3 * _pulse(now))
+                frame[f"seat.{seat}.status"] = glow
 
     def animating(self) -> bool:
         """Whether frames change with time now (pulses, flashes, a scoring sequence)."""
