@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State, load_game_data
+from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State
 
 from . import solo
 from .seats import SEAT_KINDS, SeatKind
@@ -1392,6 +1392,7 @@ class FlorenceGame(Game):
     name = "florence"
     title = "Florence"
     state_class = FlorenceState
+    flow = FLOW
     min_players = 1  # solo: against Palla Strozzi, the automa (solo.py)
     max_players = 5
     options = (
@@ -1411,9 +1412,6 @@ class FlorenceGame(Game):
         so a replay needs no preset to reproduce them."""
         return solo.resolve_difficulty(super().resolve_options(players, options), options or {})
 
-    def load_data(self, override: str | None = None) -> GameData:
-        return load_game_data("engine.florence", self.name, override=override)
-
     def new_state(
         self,
         players: int,
@@ -1425,17 +1423,3 @@ class FlorenceGame(Game):
         state = FlorenceState(players, seed, opts, data or self.data())
         state._advance([])
         return state
-
-    def state_from_dict(self, d: Mapping[str, Any], data: GameData | None = None) -> FlorenceState:
-        data = data or self.data()
-        if d.get("data") not in (None, data.digest):
-            raise ValueError(
-                f"this Florence game was recorded with other component data "
-                f"({d.get('data')}, now {data.digest}); load it with the same data file"
-            )
-        state = FlorenceState(int(d["players"]), int(d["seed"]), dict(d["options"]), data)
-        state._restore_common(d)
-        return state
-
-    def flow_diagram(self) -> str:
-        return FLOW.mermaid()
