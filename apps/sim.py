@@ -9,7 +9,7 @@ input path (filters, event queue, menus, journal, lights) runs for real.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import engine
@@ -40,11 +40,12 @@ class ManualClock:
         self.now += seconds
 
 
-def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
-                chance: str = "app", one_button: int = 0) -> runtime.Config:
-    """A mocked table for `game` with `seats` three-button seats (the last `one_button` of
-    them with a single button) and undo/menu table buttons."""
-    layout_count = _layout_count(game)
+def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
+                     strip: str = "mock", chance: str = "app", one_button: int = 0,
+                     strip_keys: Mapping[str, str] | None = None) -> str:
+    """The config file of a mocked table for `game`: `seats` three-button seats (the last
+    `one_button` of them with a single button), undo/menu table buttons, a strip as long
+    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port)."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -55,12 +56,21 @@ def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip
             lines += ['kind = "three"', f"previous = {next(pins)}", f"select = {next(pins)}",
                       f"next = {next(pins)}", ""]
     lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
-    lines += ["[strip]", f'backend = "{strip}"', f"count = {layout_count}", 'order = "GRB"', ""]
+    lines += ["[strip]", f'backend = "{strip}"', f"count = {_layout_count(game)}",
+              'order = "GRB"', *(f'{k} = "{v}"' for k, v in (strip_keys or {}).items()), ""]
     lines += ["[pipeline]", "brightness = 0.5", "budget_ma = 6000", ""]
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
         lines.append(f"seed = {seed}")
-    return runtime.parse_text("\n".join(lines) + "\n", name=f"<demo {game}>")
+    return "\n".join(lines) + "\n"
+
+
+def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
+                chance: str = "app", one_button: int = 0) -> runtime.Config:
+    """The mocked table of `demo_config_text`, parsed."""
+    text = demo_config_text(game, seats, journal=journal, seed=seed, strip=strip,
+                            chance=chance, one_button=one_button)
+    return runtime.parse_text(text, name=f"<demo {game}>")
 
 
 def _layout_count(game: str) -> int:

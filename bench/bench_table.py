@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from apps.runtime import Table
-from apps.sim import ButtonBot, ManualClock, demo_config
+from apps.sim import ButtonBot, ManualClock, demo_config, demo_config_text
 from hw.pipeline import wire_time_s
 
 PRESSES = 5000
@@ -94,18 +94,9 @@ def press_to_frame(tmp: Path) -> tuple[float, float, int]:
 
 
 def _config_file(tmp: Path, journal: Path) -> Path:
-    from apps.sim import PINS
-
-    pins = iter(PINS)
-    lines = ["[buttons]", 'pin_factory = "mock"', ""]
-    for s in range(1, 7):
-        lines += [f"[seats.{s}]", 'kind = "three"', f"previous = {next(pins)}",
-                  f"select = {next(pins)}", f"next = {next(pins)}", ""]
-    lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
-    lines += ["[strip]", 'backend = "mock"', "count = 438", ""]
-    lines += ["[app]", 'game = "strozzi"', f'journal = "{journal}"', "seed = 3", ""]
+    """The demo's mocked Strozzi table with six seats, as a file for `tavola run`."""
     path = tmp / "tavola.toml"
-    path.write_text("\n".join(lines))
+    path.write_text(demo_config_text("strozzi", 6, journal=journal, seed=3))
     return path
 
 

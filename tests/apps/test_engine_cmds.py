@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-_SCRIPT = Path(sys.executable).with_name("tavola")
-TAVOLA = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "apps.cli"]
+from tests.support import TAVOLA
 
 
 def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -15,19 +15,17 @@ import re
 import signal
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 from engine.core import derive
+from tests.support import TAVOLA
 
 ACK = re.compile(r"^#(\d+) (draw|seat \S+): (.+)$")
 KILLS = int(os.environ.get("TAVOLA_POWER_CUTS", "50"))
-SCRIPT = Path(sys.executable).with_name("tavola")
-COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "apps.cli"]
 
 
 def demo(db: Path, seed: int, pace: float = 0.0) -> list[str]:
-    return [*COMMAND, "demo", "strozzi", "--players", "4", "--seed", str(seed), "--db", str(db),
+    return [*TAVOLA, "demo", "strozzi", "--players", "4", "--seed", str(seed), "--db", str(db),
             "--noise", "0.05", "--pace", str(pace)]
 
 
@@ -103,7 +101,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
                 break
         games += 1
         clean = uninterrupted_scores(tmp_path, seed)
-        last = subprocess.run([*COMMAND, "history", "--db", str(db), "--limit", "1"],
+        last = subprocess.run([*TAVOLA, "history", "--db", str(db), "--limit", "1"],
                               capture_output=True, text=True, check=True).stdout
         scores = clean.split("Scores: ")[1].split(". Winner")[0]
         expected = ", ".join(part.replace(": ", " ") for part in scores.split(", "))

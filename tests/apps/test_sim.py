@@ -6,18 +6,16 @@ import os
 import pty
 import select
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-SCRIPT = Path(sys.executable).with_name("tavola")
-COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "apps.cli"]
+from tests.support import TAVOLA
 
 
 class Terminal:
     def __init__(self, *args: str) -> None:
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen([*COMMAND, *args], stdin=slave, stdout=slave,
+        self.proc = subprocess.Popen([*TAVOLA, *args], stdin=slave, stdout=slave,
                                      stderr=slave)
         os.close(slave)
         self.seen = b""

@@ -11,31 +11,22 @@ import os
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from apps.sim import PINS
+from apps.sim import demo_config_text
+from tests.support import TAVOLA
 
-SCRIPT = Path(sys.executable).with_name("tavola")
-TAVOLA = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "apps.cli"]
-LEDS = 438
+LEDS = 438  # the Strozzi layout the demo table is sized for
 
 
-def config_text(port: str, journal: Path, brightness: float = 0.5) -> str:
-    pins = iter(PINS)
-    lines = ["[buttons]", 'pin_factory = "mock"', ""]
-    for s in range(1, 4):
-        lines += [f"[seats.{s}]", 'kind = "three"', f"previous = {next(pins)}",
-                  f"select = {next(pins)}", f"next = {next(pins)}", ""]
-    lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
-    lines += ["[strip]", 'backend = "adalight"', f"count = {LEDS}", f'port = "{port}"', ""]
-    lines += ["[pipeline]", f"brightness = {brightness}", ""]
-    lines += ["[app]", 'game = "strozzi"', f'journal = "{journal}"', "seed = 3", ""]
-    return "\n".join(lines)
+def config_text(port: str, journal: Path) -> str:
+    """The demo's mocked Strozzi table, its LEDs sent as Adalight frames to `port`."""
+    return demo_config_text("strozzi", 3, journal=journal, seed=3, strip="adalight",
+                            strip_keys={"port": port})
 
 
 class AdalightReader(threading.Thread):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support import SCRIPT
+
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
-TAVOLA = Path(sys.executable).with_name("tavola")
 MAX_EXPOSURE = 2.0
 
 
@@ -26,7 +26,7 @@ def unit_copy(tmp: Path, *, dropin: bool = False) -> Path:
     text = (SYSTEMD / "tavola.service").read_text()
     assert "ExecStart=/opt/tavola/venv/bin/tavola run" in text
     unit = tmp / "tavola.service"
-    unit.write_text(text.replace("/opt/tavola/venv/bin/tavola", str(TAVOLA)))
+    unit.write_text(text.replace("/opt/tavola/venv/bin/tavola", str(SCRIPT)))
     if dropin:
         d = tmp / "tavola.service.d"
         d.mkdir()
