@@ -23,10 +23,15 @@ def bot_game(
 ) -> State:
     """Play one game with uniformly random bots and app-drawn chance from `seed`."""
     state = game.new_state(players, seed=seed, options=options)
-    rng = derive(seed, "bots", game.name)
+    play_bots(state)
+    return state
+
+
+def play_bots(state: State) -> None:
+    """Random bots play `state` to the end, drawing from a stream of its seed."""
+    rng = derive(state.seed, "bots", state.game.name)
     while not state.is_over():
         state.apply(random_action(state, rng))
-    return state
 
 
 def option_value(text: str) -> Any:
@@ -64,14 +69,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     for i in range(args.games):
         seed = args.seed + i
         state = game.new_state(players, seed=seed, options=options)
-        rng = derive(seed, "bots", game.name)
         try:
-            while not state.is_over():
-                state.apply(random_action(state, rng))
-                actions += 1
+            play_bots(state)
         except Exception as exc:  # an engine bug: count it, report the first, keep going
             errors += 1
             first_error = first_error or f"seed {seed}: {type(exc).__name__}: {exc}"
+        actions += len(state.history)  # applied actions only, a failed game's too
     seconds = time.perf_counter() - start
     report: dict[str, Any] = {
         "game": game.name,
