@@ -337,7 +337,8 @@ class TableApp:
             for seat in self.seat_order:
                 self.errors[seat] = self.clock() + ERROR_SECONDS
             return
-        palette = self.view.palette_for(len(joined)) if self.view else self._palette()
+        assert self.view is not None
+        palette = self.view.palette_for(len(joined))
         colour_of = {seat: palette[i][1] for i, seat in enumerate(joined)}
         # players sit clockwise in seat order, starting with whoever joined first
         order = [s for s in self.seat_order if s in joined]

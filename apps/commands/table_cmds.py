@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import logging
 import signal
 import sys
@@ -134,8 +135,6 @@ def cmd_history(args: argparse.Namespace) -> int:
             seats = [s["seat"] for s in g.seats]
             scores = ", ".join(f"seat {seats[p]} {v}" for p, v in enumerate(g.scores or []))
             winners = ", ".join(f"seat {seats[p]}" for p in g.winner or [])
-            import datetime
-
             when = datetime.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
             print(f"#{g.id} {when} {title}: {scores}; winner {winners}")
     finally:
