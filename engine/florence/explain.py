@@ -101,6 +101,11 @@ def _explain_solo(state: FlorenceState, verb: str, words: list[str]) -> str | No
         if verb == "solo" and len(words) == 2:
             pool = solo.draw_pool(state)
             if words[1].isdigit() and 1 <= int(words[1]) <= solo.CARDS:
+                if state.solo_aside >> (int(words[1]) - 1) & 1:
+                    return (
+                        f"Card {words[1]} was his first card this round: 'Draw a new card, and "
+                        f"shuffle this one back into the draw deck': the new card comes first."
+                    )
                 if state.solo_top_left and state.solo_deck >> (int(words[1]) - 1) & 1:
                     return (
                         f"Card {words[1]} is in Strozzi's deck but not among the "
@@ -470,6 +475,8 @@ def _solo_invariants(state: FlorenceState) -> list[str]:
     broken = []
     if state.solo_top & ~state.solo_deck or state.solo_top_left > state.solo_top.bit_count():
         broken.append("Strozzi's cards kept on top are not in his deck")
+    if state.solo_aside & state.solo_deck or state.solo_aside.bit_count() > 1:
+        broken.append("Strozzi's card set aside is also in his deck")
     for k, seat in enumerate(state.slots):
         if (seat == a) != (state.solo_marks[k] >= 0):
             broken.append(f"brag spot {k}: Strozzi's token without its colour, or the reverse")

@@ -171,15 +171,17 @@ def seat_strozzi(state: FlorenceState) -> None:
     state.solo_top = 0  # cards that may be among those kept on top at the last cleanup
     state.solo_top_left = 0  # how many of those kept cards are still to come
     state.solo_revealed = 0  # cards turned over this round
+    state.solo_aside = 0  # card 6, set aside while the card drawn instead of it is turned over
     state.solo_marks = [-1] * len(state.slots)  # colour of each of his brag tokens
     state.solo_say = ""  # his last step, in words
 
 
 SOLO_PLAIN = ("asks", "solo_deck", "solo_top", "solo_top_left", "solo_revealed", "solo_say")
+SOLO_SINCE = {"solo_aside": 0}  # fields added later: older records load with these values
 
 
 def fields(state: FlorenceState) -> dict[str, Any]:
-    d: dict[str, Any] = {k: getattr(state, k) for k in SOLO_PLAIN}
+    d: dict[str, Any] = {k: getattr(state, k) for k in (*SOLO_PLAIN, *SOLO_SINCE)}
     d["agenda"] = [list(item) for item in state.agenda]
     d["solo_marks"] = list(state.solo_marks)
     return d
@@ -188,6 +190,8 @@ def fields(state: FlorenceState) -> dict[str, Any]:
 def load_fields(state: FlorenceState, d: Mapping[str, Any]) -> None:
     for k in SOLO_PLAIN:
         setattr(state, k, d[k])
+    for k, default in SOLO_SINCE.items():
+        setattr(state, k, d.get(k, default))
     state.agenda = [list(item) for item in d["agenda"]]
     state.solo_marks = list(d["solo_marks"])
     _bar_roads(state)
@@ -346,8 +350,16 @@ def ring_place(state: FlorenceState) -> int:
 
 
 def draw_pool(state: FlorenceState) -> int:
-    """The cards the next draw may be: the ones kept on top at cleanup while any is left."""
-    return state.solo_top if state.solo_top_left else state.solo_deck
+    """The cards the next draw may be: the ones kept on top at cleanup while any is left,
+    never the card 6 set aside until the card drawn instead of it is turned over."""
+    return (state.solo_top if state.solo_top_left else state.solo_deck) & ~state.solo_aside
+
+
+def _below_kept(kept: int) -> str:
+    """Where a card shuffled back goes while cards kept on top at Cleanup are still to come."""
+    if kept <= 0:
+        return ""
+    return f", below the {kept} card{'s' if kept > 1 else ''} still kept on top"
 
 
 def _third(state: FlorenceState) -> int:
@@ -496,20 +508,27 @@ def _card(state: FlorenceState, item: list[Any], events: list[Event]) -> str:
     action = t.solo_actions[n - 1]
     if action == "party" and state.solo_revealed == 1:
         # "If this is the 1st card Strozzi reveals in a round, don't resolve it. Draw a new
-        # card, and shuffle this one back into the draw deck."
-        state.solo_deck |= bit
-        state.solo_top = state.solo_top_left = 0
+        # card, and shuffle this one back into the draw deck." The new card comes first (the
+        # next kept card, if any is left), so it is never card 6; card 6 then goes back into
+        # the deck below the cards still kept on top.
+        state.solo_aside = bit
         state.agenda.insert(0, ["draw"])
         events.append(_ev("solo_card", player=a, card=n, action=action, time=0, returned=True))
         return (
-            f"Card {n}, Time to Party, is his first card this round: shuffle it back into "
-            f"his deck and draw again."
+            f"Card {n}, Time to Party, is his first card this round: draw a new card, then "
+            f"shuffle card {n} back into his deck{_below_kept(state.solo_top_left - 1)}."
         )
+    lead = f"Card {n}: "
+    if state.solo_aside:
+        back = state.solo_aside.bit_length()
+        state.solo_deck |= state.solo_aside
+        state.solo_aside = 0
+        lead = f"Shuffle card {back} back into his deck{_below_kept(state.solo_top_left)}. {lead}"
     cost = t.solo_cost[n - 1]
     paid = min(cost, state.time[a])
     state.time[a] -= paid
     events.append(_ev("solo_card", player=a, card=n, action=action, time=paid, returned=False))
-    lead = f"Card {n}: Strozzi pays {paid} time ({state.time[a]} left). "
+    lead += f"Strozzi pays {paid} time ({state.time[a]} left). "
     state.agenda.insert(0, [action, n, lead])
     return ""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalAction
+from engine.core import CHANCE, IllegalAction
 from engine.florence import FlorenceState
 from engine.florence.solo import BLUE, ORANGE
 
@@ -161,6 +161,62 @@ def test_time_to_party_spends_all_time_and_passes() -> None:
         "strozzi_party",
         "passed",
     ]
+
+
+def test_time_to_party_first_is_replaced_by_a_new_card_that_is_never_card_6() -> None:
+    """'If this is the 1st card Strozzi reveals in a round, don't resolve it. Draw a new card,
+    and shuffle this one back into the draw deck.' The new card is drawn before card 6 goes
+    back, so it cannot be card 6; card 6 is in the deck again for the draw after it."""
+    state = solo_game(place=5, confirm=True)
+    play(state, "dispatch 3")
+    events = play(state, "solo 6")
+    assert steps(events) == [
+        "Card 6, Time to Party, is his first card this round: draw a new card, then shuffle "
+        "card 6 back into his deck."
+    ]
+    assert not state.passed[STROZZI] and state.time[STROZZI] == 6
+    play(state, "ok")
+    assert texts(state) == [f"solo {n}" for n in (1, 2, 3, 4, 5, 7, 8, 9, 10)]
+    assert state.chance_weights() == [1.0] * 9
+    with pytest.raises(IllegalAction, match="the new card comes first"):
+        state.apply("solo 6")
+    events = play(state, "solo 8")
+    assert steps(events)[0].startswith("Shuffle card 6 back into his deck. Card 8: ")
+    play(state, "ok", "dispatch 3")
+    assert "solo 6" in texts(state) and "solo 8" not in texts(state)
+    play(state, "solo 6")  # his second card this round: it resolves
+    assert state.passed[STROZZI]
+
+
+def test_time_to_party_first_among_the_kept_cards_is_followed_by_the_next_kept_card() -> None:
+    """Cleanup: 'Put aside the top 3 cards of Strozzi's deck, shuffle his discard pile ... and
+    place the 3 cards you put aside back on top.' Card 6 drawn first from those kept cards is
+    shuffled 'back into the draw deck', which lies below the kept cards still on top: the new
+    card is the next kept card, and card 6 can come up again only after the kept cards."""
+    state = solo_game(place=5)
+    play(state, "pass 3", "solo 8", "bonus time", "solo 9", "bonus time", "solo 10")
+    assert state.time[STROZZI] == 0  # 6 - 2 - 2 - 2: he passes at his next turn
+    play(state, "bonus time")
+    assert state.passed[STROZZI] and state.phase != "actions"
+    while state.phase != "actions":
+        state.apply(state.legal_actions()[0])
+    assert state.round == 2 and state.turn == STROZZI
+    left = [f"solo {n}" for n in range(1, 8)]  # cards 1-7 were left in his deck at cleanup
+    assert state.solo_top_left == 3 and texts(state) == left
+    play(state, "solo 6")  # the 1st card he reveals in round 2, one of the three kept ones
+    assert not state.passed[STROZZI] and state.solo_top_left == 2
+    assert texts(state) == [t for t in left if t != "solo 6"]
+    play(state, "solo 1")  # the 2nd kept card; card 6 goes back below the 3rd
+    assert state.solo_top_left == 1
+    while state.current_player() == HUMAN:
+        play(state, "dispatch 3" if "dispatch 3" in texts(state) else "pass 4")
+    assert texts(state) == [f"solo {n}" for n in (2, 3, 4, 5, 7)]  # the 3rd kept card
+    play(state, "solo 2")
+    while state.current_player() == HUMAN:
+        play(state, "dispatch 3" if "dispatch 3" in texts(state) else "pass 4")
+    assert state.current_player() == CHANCE and state.solo_top_left == 0
+    # after the kept cards: any card not drawn since the cleanup, card 6 included
+    assert texts(state) == [f"solo {n}" for n in (3, 4, 5, 6, 7, 8, 9, 10)]
 
 
 def test_time_to_party_in_giovannis_round_keeps_3_time() -> None:
@@ -374,3 +430,34 @@ def test_easier_setup_places_no_guards_but_the_debutants() -> None:
     assert state.guards_left[STROZZI] == 12
     assert not any(state.escorts) and not any(state.spies) and not any(state.bouncers)
     assert pieces(state, 6) == ["orange:debutant"] and pieces(state, 2) == ["blue:debutant"]
+
+
+def test_time_to_party_never_resolves_as_the_first_card_of_a_round_in_drawn_games() -> None:
+    """'If this is the 1st card Strozzi reveals in a round, don't resolve it. Draw a new
+    card': over whole games drawn at random, a card 6 resolves only after another card of
+    his in the same round, and a card 6 set aside is never the card drawn instead."""
+    import engine
+    from engine.core import derive, random_action
+
+    game = engine.get("florence")
+    resolved = returned = 0
+    for seed in range(40):
+        state = game.new_state(1, seed=seed, options={"confirm_automa": False})
+        rng = derive(seed, "party-test")
+        revealed: dict[int, list[tuple[int, bool]]] = {}
+        rnd = 0
+        while not state.is_over():
+            for event in state.apply(random_action(state, rng)):
+                if event.kind == "round_started":
+                    rnd = event["round"]
+                elif event.kind == "solo_card":
+                    revealed.setdefault(rnd, []).append((event["card"], event["returned"]))
+        for cards in revealed.values():
+            for k, (card, back) in enumerate(cards):
+                if card == 6 and not back:
+                    resolved += 1
+                    assert k > 0, cards
+                if back:
+                    returned += 1
+                    assert k == 0 and cards[1][0] != 6, cards
+    assert resolved > 40 and returned > 5  # both cases come up in these games

@@ -44,15 +44,15 @@ def test_a_scripted_solo_round() -> None:
     assert state.current_player() == CHANCE
     assert texts(state) == [f"solo {n}" for n in range(1, 11)]
     # Card 6: "If this is the 1st card Strozzi reveals in a round, don't resolve it. Draw a
-    # new card, and shuffle this one back into the draw deck."
+    # new card, and shuffle this one back into the draw deck." The new card is drawn first.
     events = play(state, "solo 6")
     assert steps(events) == [
-        "Card 6, Time to Party, is his first card this round: shuffle it back into his deck "
-        "and draw again."
+        "Card 6, Time to Party, is his first card this round: draw a new card, then shuffle "
+        "card 6 back into his deck."
     ]
     assert state.time[STROZZI] == 6 and not state.passed[STROZZI]
     play(state, "ok")
-    assert state.current_player() == CHANCE and "solo 6" in texts(state)
+    assert state.current_player() == CHANCE and "solo 6" not in texts(state)
 
     # Card 5 refers to Noble C, Giovanni: "Deploy 2 Debutants (1 orange, 1 blue.)" Each card
     # "has a time cost (2-3). When drawn, reduce his time accordingly before resolving."
@@ -60,8 +60,8 @@ def test_a_scripted_solo_round() -> None:
     events = play(state, "solo 5")
     assert state.time[STROZZI] == 3
     assert steps(events) == [
-        "Card 5: Strozzi pays 3 time (3 left). Strozzi deploys an orange Debutant on "
-        "location 2, 1st in the queue."
+        "Shuffle card 6 back into his deck. Card 5: Strozzi pays 3 time (3 left). Strozzi "
+        "deploys an orange Debutant on location 2, 1st in the queue."
     ]
     assert state.current_player() == HUMAN and texts(state) == ["ok"]
     events = play(state, "ok")
