@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 SEAT_VERBS = (
     "place", "pass", "bonus", "move", "rush", "step", "stop", "brag", "dispatch", "promote",
-    "gift", "scandal", "discard", "claim", "decline", "done", "ok", "choose",
+    "gift", "scandal", "discard", "keep", "claim", "decline", "done", "ok", "choose",
 )  # fmt: skip
 CHANCE_VERBS = ("tile", "carriage", "token", "first", "draw", "scheme", "solo")
 ACTION_VERBS = ("pass", "move", "rush", "brag", "dispatch", "promote", "gift", "scandal")
@@ -73,6 +73,13 @@ def describe(state: FlorenceState) -> str:
         assert travel is not None
         what = "rush" if travel[0] == "rush" else "journey"
         return f"{_who(seat)} continues the {what}: the next step."
+    if phase == "hand_limit":
+        noble = t.nobles[state.active_noble()].capitalize()
+        return (
+            f"{_who(seat)} holds {t.hand_limit} scandal cards, the limit, and earns one from "
+            f"{noble}'s deck: discard a card first (1 time) to take it, or keep your hand and "
+            f"gain 1 time instead."
+        )
     if phase == "queue_scoring":
         vp, cost = t.giovanni[state.round][state.gio_award]
         return (
@@ -295,6 +302,11 @@ def explain(state: FlorenceState, text: str) -> str | None:
         return "A bonus is picked when your turn comes again after you have passed."
     if verb in ACTION_VERBS and phase != "actions":
         return f"'{verb}' is an action of the Perform Actions phase. {describe(state)}"
+    if verb == "keep" and phase != "hand_limit":
+        return (
+            f"'keep' answers the hand limit: 'You can hold up to {t.hand_limit} Scandals at "
+            f"once. For each Scandal gained over your limit, instead gain 1 time.'"
+        )
     if verb in ("claim", "decline") and phase != "queue_scoring":
         return "Only Giovanni's queue scoring is claimed or declined."
     if verb == "claim":

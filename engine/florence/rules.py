@@ -40,6 +40,7 @@ PHASES = [
     "actions",  # 2. Perform Actions, until all players have passed
     "moving",  # a Rush (or a scandal journey) between its steps
     "noble_movement",  # 3. Noble Movement: Prime Position VP, brag and spy scandals
+    "hand_limit",  # Scandal Cards: a seat holding 5 may discard one first, or gain 1 time
     "queue_scoring",  # 4. Queue Scoring (Giovanni's claims are decided here)
     "cleanup",  # 5. Cleanup: new Time and Location tokens on the dial
     "final_discards",  # Game End: a last chance to trade scandals for time
@@ -54,6 +55,8 @@ TRANSITIONS = [
     {"trigger": "travel", "source": "actions", "dest": "moving"},
     {"trigger": "arrived", "source": "moving", "dest": "actions"},
     {"trigger": "all_passed", "source": "actions", "dest": "noble_movement"},
+    {"trigger": "over_limit", "source": "noble_movement", "dest": "hand_limit"},
+    {"trigger": "limit_decided", "source": "hand_limit", "dest": "noble_movement"},
     {"trigger": "noble_arrived", "source": "noble_movement", "dest": "queue_scoring"},
     {"trigger": "scored", "source": "queue_scoring", "dest": "cleanup"},
     {"trigger": "next_round", "source": "cleanup", "dest": "gain_time"},
@@ -67,7 +70,9 @@ FLOW = Flow("Florence", PHASES, TRANSITIONS, initial="setup")
 HIDDEN = ("schemes", "hands")
 """State fields views must not show before the game is over (scheme cards, scandal hands)."""
 
-SEAT_PHASES = frozenset({"placement", "actions", "moving", "queue_scoring", "final_discards"})
+SEAT_PHASES = frozenset(
+    {"placement", "actions", "moving", "hand_limit", "queue_scoring", "final_discards"}
+)
 AUTOMA_TURNS = frozenset({"placement", "actions"})  # phases where Strozzi takes turns
 SCANDAL_ENTRY = ("draw", "play")
 MAX_LOC = 9  # piece words are precomputed for queues of up to this many spaces
@@ -457,6 +462,8 @@ class FlorenceState(State):
             return [
                 f"place {self.tables.loc_names[loc]}" for loc, q in enumerate(self.queues) if not q
             ]
+        if phase == "hand_limit":  # "keep" first: declining takes one press
+            return ["keep", *self._discard_texts(seat)]
         if phase == "queue_scoring":
             out = self._discard_texts(seat)
             if self.time[seat] >= self.tables.giovanni[self.round][self.gio_award][1]:
@@ -781,6 +788,14 @@ class FlorenceState(State):
             events.append(ev("scandal_discarded", player=s, card=words[1], time=gained))
             if self.phase == "final_discards" and not self._wants_discard(s):
                 self.turn = self._next_seat_after(s)
+            elif self.phase == "hand_limit":  # room for the new card: it is drawn next
+                FLOW.fire(self, "limit_decided")
+            return
+        if verb == "keep":  # "For each Scandal gained over your limit, instead gain 1 time."
+            self.pending.pop(0)
+            gained = self._gain_time(s, t.cost["hand_overflow_time"])
+            events.append(ev("scandal_over_limit", player=s, time=gained))
+            FLOW.fire(self, "limit_decided")
             return
         if verb == "place":
             loc = int(words[1]) - 1
@@ -1110,10 +1125,13 @@ class FlorenceState(State):
                     continue
                 automa = s == self.automa  # his card goes to the discards: its name is asked
                 if not automa and len(self.hands[s]) >= t.hand_limit:
-                    self.pending.pop(0)
-                    gained = self._gain_time(s, t.cost["hand_overflow_time"])
-                    events.append(ev("scandal_over_limit", player=s, time=gained))
-                    continue
+                    # "You can hold up to 5 Scandals at once" and "At any time, without using
+                    # an action, you may discard 1 Scandal to gain 1 time": the seat decides
+                    # whether to make room first (hand_limit) or take the time instead.
+                    self.turn = s
+                    FLOW.fire(self, "over_limit")
+                    events.append(ev("scandal_limit", player=s, noble=t.nobles[noble]))
+                    return True
                 if not self.deck_left[noble]:
                     self._reshuffle(noble)
                     if not self.deck_left[noble]:

@@ -114,6 +114,31 @@ def test_the_table_plays_the_nobles_route_step_by_step(make_table) -> None:
     assert all(arrows[a[0] - 1] + 1 == b[0] for a, b in pairwise(route))
 
 
+def test_a_full_hand_decides_at_its_seat_and_one_press_keeps_it(make_table, tmp_path) -> None:
+    """'You can hold up to 5 Scandals at once. For each Scandal gained over your limit,
+    instead gain 1 time' - and 'At any time ... you may discard 1 Scandal to gain 1 time': a
+    seat at 5 earning a card is asked at its own buttons; one press of select keeps the hand
+    (1 time), other seats' presses are refused."""
+    table, bot = make_table(2, 5)
+    app = table.app
+    while app.state is None or app.state.phase != "hand_limit":
+        assert app.mode != "over", "no hand reached 5 cards in this game"
+        bot.advance(2)
+    state = app.state
+    player = state.turn
+    seat = app.players[player]
+    other = next(s for s in app.players if s != seat)
+    assert app._waiting_seat() == seat and len(state.hands[player]) == 5
+    assert "holds 5 scandal cards, the limit" in make_table.said[-1]
+    time, history = state.time[player], len(state.history)
+    bot.command(other, "select")
+    assert len(state.history) == history and "turn" in make_table.said[-1]
+    bot.command(seat, "select")  # the menu starts on keep
+    assert state.history[history].text == "keep" and state.history[history].player == player
+    assert state.time[player] == min(12, time + 1) and len(state.hands[player]) == 5
+    assert ("keep" in [text for p, text in journal_actions(tmp_path / "journal.db") if p == player])
+
+
 # --- the view ---------------------------------------------------------------------------
 def gameplay_example(mode: str = "draw", *, bonus: bool = True) -> FlorenceState:
     """The rulebook's three-player example (tests/engine/florence/test_golden.py) up to

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import CHANCE, IllegalAction
+from engine.florence import FlorenceState
 
 from .helpers import holding, new_game, play, queue, seat_of, snapshot
 
@@ -192,8 +193,12 @@ def test_spy_and_best_brag_each_give_a_card_and_the_hand_holds_5() -> None:
             else:
                 play(state, f"pass {next(x for x in range(9) if x not in state.rings) + 1}")
         events = []
-        while state.current_player() == CHANCE and state.phase == "noble_movement":
-            events += play(state, texts(state)[0])
+        while state.phase in ("noble_movement", "hand_limit"):
+            if state.phase == "hand_limit":  # at 5: keep the hand, gain 1 time instead
+                assert seat_of(state) == ME and texts(state)[0] == "keep"
+                events += play(state, "keep")
+            else:
+                events += play(state, texts(state)[0])
         hands.append(len(state.hands[ME]))
         while state.phase == "queue_scoring":
             play(state, "decline")
@@ -201,6 +206,70 @@ def test_spy_and_best_brag_each_give_a_card_and_the_hand_holds_5() -> None:
             play(state, texts(state)[0])
     assert hands == [2, 4, 5]
     assert [e["player"] for e in events if e.kind == "scandal_over_limit"] == [ME]
+
+
+def five_cards_at_cosimos_brag(mode: str = "draw") -> FlorenceState:
+    """Two players; seat 1 holds 5 Figlisto cards (arranged: taken out of Cosimo's deck) and
+    the best brag on 5, which Cosimo (1 -> 6) passes; the last pass sets him moving."""
+    state = new_game(
+        2, tiles={5: "eyes-everywhere"}, carriages=(1, 7, 9), destinations=(6, 2, 3), mode=mode
+    )
+    play(state, "place 8", "place 5")
+    t = state.tables
+    for card in ("carry", "carry", "journey", "guard", "deploy"):
+        i = t.card_index[card]
+        state.deck_left[0] -= 1
+        if mode == "draw":
+            state.deck[i] -= 1
+        state.hands[ME] = (*state.hands[ME], card if mode == "draw" else "cosimo")
+    assert not state.invariants()
+    play(state, "brag 5 0-6", "pass 7", "pass")
+    return state
+
+
+def test_a_full_hand_may_discard_first_to_take_the_new_card() -> None:
+    """'You can hold up to 5 Scandals at once. For each Scandal gained over your limit,
+    instead gain 1 time' and 'At any time, without using an action, you may discard 1 Scandal
+    to gain 1 time': at 5 cards, the seat may discard a card of its choice first and keep the
+    new one."""
+    state = five_cards_at_cosimos_brag()
+    assert state.phase == "hand_limit" and seat_of(state) == ME
+    assert texts(state) == ["keep", "discard guard", "discard carry", "discard journey",
+                            "discard deploy"]
+    assert "holds 5 scandal cards, the limit" in state.describe()
+    time = state.time[ME]
+    before = snapshot(state)
+    with pytest.raises(IllegalAction):
+        state.apply("draw cosimo guard")  # the seat decides first
+    assert snapshot(state) == before
+    play(state, "discard journey")
+    assert state.time[ME] == time + 1 and len(state.hands[ME]) == 4
+    assert state.current_player() == CHANCE and state.phase == "noble_movement"
+    play(state, "draw cosimo guard")
+    assert sorted(state.hands[ME]) == ["carry", "carry", "deploy", "guard", "guard"]
+
+
+def test_a_full_hand_that_keeps_its_cards_gains_1_time_instead() -> None:
+    """'For each Scandal gained over your limit, instead gain 1 time': one press ('keep')
+    declines; no card leaves the Noble's deck."""
+    state = five_cards_at_cosimos_brag()
+    time, deck = state.time[ME], list(state.deck)
+    events = play(state, "keep")
+    assert [(e.kind, e["time"]) for e in events if e.kind == "scandal_over_limit"] == [
+        ("scandal_over_limit", 1)
+    ]
+    assert state.time[ME] == time + 1 and len(state.hands[ME]) == 5 and state.deck == deck
+
+
+def test_a_full_hidden_hand_discards_a_card_it_names() -> None:
+    """With scandal_entry = 'play' hands are known by count: the discard that makes room names
+    the card, as any discard does in that mode, and the new card joins the hand unnamed."""
+    state = five_cards_at_cosimos_brag("play")
+    assert state.phase == "hand_limit" and texts(state)[0] == "keep"
+    assert "discard journey" in texts(state)
+    play(state, "discard journey")
+    assert state.discard[2] == 1 and len(state.hands[ME]) == 5
+    assert state.hands[ME].count("cosimo") == 5
 
 
 def spies_on_cosimos_path(mode: str) -> object:
