@@ -85,6 +85,18 @@ class Seating:
     joined: list[str] = field(default_factory=list)
 
 
+def _recorded(state: State, player: int, text: str) -> Action:
+    """A journal's action as the engine now reads it. The text is what was entered; an
+    action an older version recorded for another actor (a Strada Romana wagon tile was once
+    a draw, now its holder's choice) is matched by its text alone."""
+    try:
+        return state.parse_action(text, player=player)
+    except IllegalAction:
+        action = state.parse_action(text)
+        log.info("journal: %r was recorded for player %s, now %s's", text, player, action.player)
+        return action
+
+
 class TableApp:
     """The table machine and everything between button events and frames."""
 
@@ -164,7 +176,7 @@ class TableApp:
         if state.data.digest != record.data_digest:
             raise ValueError("the component data changed since the game started")
         for player, text in record.actions:
-            state.apply(state.parse_action(text, player=player))
+            state.apply(_recorded(state, player, text))
         self.game_name = game.name
         self.view = view_for(game.name)
         self.game_id = record.id
@@ -649,7 +661,8 @@ class TableApp:
             trial.apply(action)
             after = self.view.render(trial, self.ctx)
             before = self._board()
-            changed: Frame = {k: v for k, v in after.items() if before.get(k) != v}
+            changed: Frame = self.view.candidate_hint(self.state, action, self.ctx)
+            changed.update((k, v) for k, v in after.items() if before.get(k) != v)
             self._preview = (*key, changed)
         changed = self._preview[3]
         if _pulse(now, period=0.5) > 0.6:

@@ -67,6 +67,12 @@ class View:
         The table overlays it; complete actions get the generic candidate preview."""
         return {}
 
+    def candidate_hint(self, state: State, action: Action, ctx: ViewContext) -> Frame:
+        """What to light beside the generic preview while the cursor is on a complete
+        action whose effect the board cannot show (naming a wagon tile at the reveal lights
+        that wagon). Never light a secret: this is the whole table's board."""
+        return {}
+
     def describe_chance(self, state: State, action: Action) -> str:
         """A sentence for the terminal when the app draws for the table."""
         return f"Drawn: {action.text}"

@@ -169,6 +169,21 @@ class StradaRomanaView(View):
             return self._goods(state, under)
         return {}
 
+    def candidate_hint(self, state: State, action: Action, ctx: ViewContext) -> Frame:
+        """At the reveal, the wagon a tile is being named for lights white where it stands,
+        so the holder matches the tile in hand to the wagon on the board. A tile entered as
+        it is taken stays secret: nothing is lit."""
+        assert isinstance(state, StradaRomanaState)
+        if action.words[0] != "wagon" or state.phase != "reveal":
+            return {}
+        b = state.board
+        w = b.wagon_index[action.words[1]]
+        if state.pos[w] >= 0:
+            return {f"{GAME}.square.{b.square_names[state.pos[w]]}": [WHITE, WHITE]}
+        if w in state.arrived:
+            return {f"{GAME}.arrival.{state.arrived.index(w) + 1}": [WHITE, WHITE]}
+        return {}
+
     def _goods(self, state: StradaRomanaState, offered: list[Action]) -> Frame:
         """The markets and areas a `collect` can take from stay lit; all others dim."""
         b = state.board
@@ -227,7 +242,7 @@ class StradaRomanaView(View):
 
     # --- draws -----------------------------------------------------------------------
     def describe_chance(self, state: State, action: Action) -> str:
-        """What the draw puts where; a wagon tile taken in play is never named."""
+        """What the draw puts where."""
         assert isinstance(state, StradaRomanaState)
         b = state.board
         words = action.words
@@ -257,11 +272,6 @@ class StradaRomanaView(View):
         if verb == "start":
             coins = ", ".join(str(c) for c in b.starting_coins[: state.players])
             return f"Player {words[2]} starts; starting coins go {coins} clockwise."
-        if verb == "wagon":
-            if state.phase == "wagon_tile":
-                return f"Player {state.seat + 1}'s new wagon tile is recorded, face down."
-            player = next(p for p, held in enumerate(state.wagon_tiles) if -1 in held)
-            return f"Player {player + 1} reveals a wagon tile: {words[1].capitalize()}."
         return super().describe_chance(state, action)
 
     def public_text(self, state: State, action: Action) -> str:
@@ -273,13 +283,11 @@ class StradaRomanaView(View):
         return action.text
 
     def chance_actor(self, state: State) -> int | None:
-        """The bag is drawn from by whoever emptied the market or area; a wagon tile is
-        entered by its holder; the setup draws are anybody's."""
+        """The bag is drawn from by whoever emptied the market or area; the setup draws are
+        anybody's. (A wagon tile is no draw: its holder names it as a decision.)"""
         assert isinstance(state, StradaRomanaState)
-        if state.phase in ("refill", "wagon_tile"):
+        if state.phase == "refill":
             return state.seat
-        if state.phase == "reveal":
-            return next(p for p, held in enumerate(state.wagon_tiles) if -1 in held)
         return None
 
 

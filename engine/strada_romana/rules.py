@@ -3,10 +3,12 @@
 A turn is a few small actions so that seat buttons can enter it: `buy` a
 special move (optional, first), then `step WAGON SQUARE` once per square,
 `stop` to end a wagon's move, `collect ...` where it stopped, and `end` when
-steps are optional. Wagon tiles are hidden information: their identities are
-entered when taken (option `wagon_tiles = "when_taken"`) or revealed at the end;
-views must not show them before the end (see `HIDDEN`). Interpretations of
-ambiguous rules are listed in docs/strada-romana-rulings.md.
+steps are optional. A wagon tile is chosen by the player who takes it ("pick
+the 'wagon tiles' deck up and choose one of them"), so its identity is that
+seat's own input, never a draw: entered when taken (option `wagon_tiles =
+"when_taken"`) or when revealed at the end; views must not show it before the
+end (see `HIDDEN`). Interpretations of ambiguous rules are listed in
+docs/strada-romana-rulings.md.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ HIDDEN = ("wagon_tiles",)
 """State fields views must not show before the game is over (their count is public)."""
 
 SEAT_PHASES = frozenset(("turn", "special", "moving", "stopped"))
+ENTRY_PHASES = frozenset(("wagon_tile", "reveal"))  # a seat names the wagon tile it chose
 UNPLACED, ARRIVED = -1, -2
 CUBE, TILE = 1, 2
 VERBS = (
@@ -160,8 +163,10 @@ class StradaRomanaState(State):
     # --- whose turn --------------------------------------------------------------
     def current_player(self) -> int | None:
         phase = self.phase
-        if phase in SEAT_PHASES:
+        if phase in SEAT_PHASES or phase == "wagon_tile":
             return self.seat
+        if phase == "reveal":
+            return self._unrevealed()[0]
         if phase == "over":
             return None
         return CHANCE
@@ -991,10 +996,10 @@ class StradaRomanaState(State):
                 return f"Draw a cube from the bag for the market at {square}."
             return f"Draw a ware tile from the bag for area {b.area_names[self.refill_at]}."
         if phase == "wagon_tile":
-            return f"{who} took a wagon tile: enter (or scan) the wagon it shows."
+            return f"{who} chose a wagon tile: enter (or scan) its wagon; it stays face down."
         if phase == "reveal":
             seat, k = self._unrevealed()
-            return f"Game end: {seat_name(seat)} reveals wagon tile {k + 1}."
+            return f"Game end: {seat_name(seat)} reveals wagon tile {k + 1}: enter its wagon."
         return "The game is over."
 
     def explain(self, text: str) -> str | None:

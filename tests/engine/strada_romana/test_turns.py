@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import CHANCE
-
 from .helpers import WAGONS, arrange, legal, play, refused, started
 
 ARRIVED = {w: [None, "portus"] for w in ("persa", "plotus", "pseudolus")}
@@ -48,12 +46,15 @@ def test_the_deck_of_nine_runs_out() -> None:
 
 
 def test_wagon_tile_entered_when_taken_is_hidden_until_the_end() -> None:
-    """'The "wagon tiles" are always kept face down (the other players may know how many
-    each player owns, but not which ones).' Option wagon_tiles = when_taken."""
+    """'players pick the "wagon tiles" deck up and choose one of them' and 'The "wagon tiles"
+    are always kept face down (the other players may know how many each player owns, but not
+    which ones).' Option wagon_tiles = when_taken: the chooser enters it, no draw."""
     state = started(4, options={"wagon_tiles": "when_taken"})
     events = state.apply("tile")
-    assert state.phase == "wagon_tile" and state.current_player() == CHANCE
+    assert state.phase == "wagon_tile" and state.current_player() == 0
+    assert state.chance_outcomes() == [] and state.chance_weights() is None
     assert legal(state) == {f"wagon {w}" for w in WAGONS}
+    refused(state, "wagon maccus", "not seat 2's turn", player=1)
     events += state.apply("wagon maccus")
     assert state.current_player() == 1 and state.wagon_tiles[0] == [WAGONS.index("maccus")]
     assert not any("maccus" in str(e.data) for e in events)
@@ -69,7 +70,9 @@ def test_wagon_tiles_revealed_at_the_end_score_three_or_minus_one() -> None:
     state = near_the_end(held=[None, None])
     before = state.scores()[0]
     state.apply("step ballio rome")
-    assert state.phase == "reveal" and state.current_player() == CHANCE
+    # the tiles were chosen by their holder: revealing one is that seat's entry, not a draw
+    assert state.phase == "reveal" and state.current_player() == 0
+    assert state.chance_outcomes() == []
     assert len(legal(state)) == 10  # any tile but one already revealed
     state.apply("wagon ballio")
     assert "wagon ballio" not in legal(state)
