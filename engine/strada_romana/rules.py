@@ -843,18 +843,28 @@ class StradaRomanaState(State):
         self._settle(events)
 
     def _gain(self, seat: int, coins: int, events: list[Event]) -> bool:
-        """Coins one at a time; 'When a player has 5 coins, he must change them into 1
-        Victory Point'. True when that gave out the last victory point (the game ended)."""
+        """'the player takes one coin for each cube of the same colour currently on the
+        board' and 'When a player has 5 coins, he must change them into 1 Victory Point':
+        the whole payout is taken (as far as the 20 coins go), every 5 coins changed while
+        victory points are left. True when that gave out the last one (the game ended)."""
         b = self.board
-        for _ in range(coins):
+        supply = b.coins_total - sum(self.coins)
+        given = False
+        for k in range(coins):
+            if not supply:  # every coin of the game is in the players' hands
+                events.append(Event("coins_short", {"player": seat, "missing": coins - k}))
+                break
             self.coins[seat] += 1
-            if self.coins[seat] >= b.coins_per_vp:
+            supply -= 1
+            if self.coins[seat] >= b.coins_per_vp and sum(self.vp) < b.vp_tokens:
                 self.coins[seat] -= b.coins_per_vp
+                supply += b.coins_per_vp
                 self.vp[seat] += 1
+                given = True
                 events.append(Event("victory_point", {"player": seat, "vp": self.vp[seat]}))
-                if sum(self.vp) >= b.vp_tokens:
-                    self._game_end("victory points", events)
-                    return True
+        if given and sum(self.vp) >= b.vp_tokens:
+            self._game_end("victory points", events)
+            return True
         return False
 
     def _take_tile(self, events: list[Event]) -> None:

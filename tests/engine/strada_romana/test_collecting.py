@@ -123,3 +123,47 @@ def test_an_empty_bag_leaves_the_market_empty() -> None:
     play(state, "step ballio 112", "stop", "collect cube 112")
     assert state.phase == "stopped" and state.to_dict()["markets"]["112"] is None
     assert not collect_options(state) or collect_options(state) == {"collect tile bottom"}
+
+
+def test_the_last_payout_is_taken_in_full_when_the_last_victory_point_goes() -> None:
+    """'As soon as a "ware" tile is collected, the player takes one coin for each cube of
+    the same colour currently on the board' and 'When a player has 5 coins, he must change
+    them into 1 Victory Point': when the payout hands out the 20th victory point, the rest of
+    it is still taken; those coins stay with the player (they break a tie) and the game ends
+    ('The game ends immediately when all the 20 Victory Points are assigned')."""
+    state = arrange(started(4), coins={0: 4}, vp={1: 10, 2: 9})
+    play(state, "step ballio 112", "stop")
+    events = state.apply("collect tile bottom")  # area II, red: 3 red cubes on the board
+    assert state.vp[0] == 1 and sum(state.vp) == 20
+    assert state.coins[0] == 4 + 3 - 5
+    assert state.is_over() and state.ended == "victory points"
+    assert [e.kind for e in events].count("victory_point") == 1
+
+
+def test_coins_beyond_the_last_victory_point_break_the_tie() -> None:
+    """'If two or more players tie, the winner is the player with more coins': the coins of
+    the payout that hands out the 20th victory point are the player's, and they can decide
+    the game. Seat 1 (3 VP, 4 coins) takes a red ware tile worth 3 coins with one victory
+    point left: 4 VP, 2 coins and a loose tile (-1) make 3 points. Seat 2 has 4 VP, a loose
+    cube and 1 coin; seats 3 and 4 have 6 VP and three loose cubes: 3 points each too."""
+    state = started(4)
+    cubes = [dict(held) for held in state.to_dict()["cubes"]]
+    cubes[1]["brown"], cubes[2]["brown"], cubes[3]["white"] = 1, 3, 3
+    coins = {0: 4, 1: 1, 2: 0, 3: 0}
+    state = arrange(state, coins=coins, vp={0: 3, 1: 4, 2: 6, 3: 6}, cubes=cubes)
+    play(state, "step ballio 112", "stop")
+    state.apply("collect tile bottom")
+    assert state.is_over() and (state.vp[0], state.coins[0]) == (4, 2)
+    assert state.scores() == [3, 3, 3, 3]
+    assert state.winner() == [0]
+
+
+def test_a_payout_takes_only_the_coins_the_game_has() -> None:
+    """Components: '20 coins (yellow)'. Paying in full never hands out a 21st coin: with
+    five players holding 4 coins each, the supply is empty and a payout takes nothing."""
+    state = arrange(started(5), coins=dict.fromkeys(range(5), 4))
+    play(state, "step ballio 112", "stop")
+    events = state.apply("collect tile bottom")
+    assert [e["coins"] for e in events if e.kind == "ware_taken"] == [3]
+    assert [e["missing"] for e in events if e.kind == "coins_short"] == [3]
+    assert state.coins == [4] * 5 and sum(state.coins) == 20 and not state.invariants()
