@@ -13,7 +13,7 @@ import time
 from transitions import Machine
 
 import engine
-from engine.core import derive, random_action
+from engine.core import PLAYOUT_LIMIT, derive, play_out
 
 BARE_TRIGGERS = 100_000
 GAMES = {"strozzi": 300}  # per-game game counts; others get DEFAULT_GAMES
@@ -43,19 +43,18 @@ def bare_trigger_us() -> float:
     return (time.perf_counter() - start) / BARE_TRIGGERS * 1e6
 
 
-def game_figures(name: str, players: int, games: int) -> tuple[float, float, int]:
-    """(us per action, games per second, actions) over `games` random games."""
+def game_figures(name: str, players: int, games: int) -> tuple[float, float, int, int]:
+    """(us per action, games per second, actions, games stopped at the playout bound) over
+    `games` random games."""
     game = engine.get(name)
-    actions = 0
+    actions = unfinished = 0
     start = time.perf_counter()
     for seed in range(games):
         state = game.new_state(players, seed=seed)
-        rng = derive(seed, "bench", name)
-        while not state.is_over():
-            state.apply(random_action(state, rng))
-            actions += 1
+        unfinished += not play_out(state, derive(seed, "bench", name))
+        actions += len(state.history)
     seconds = time.perf_counter() - start
-    return seconds / actions * 1e6, games / seconds, actions
+    return seconds / actions * 1e6, games / seconds, actions, unfinished
 
 
 def run() -> list[str]:
@@ -64,9 +63,10 @@ def run() -> list[str]:
     for name in engine.games():
         game = engine.get(name)
         players = min(max(4, game.min_players), game.max_players)
-        us, gps, actions = game_figures(name, players, GAMES.get(name, DEFAULT_GAMES))
+        us, gps, actions, unfinished = game_figures(name, players, GAMES.get(name, DEFAULT_GAMES))
+        bounded = f", {unfinished} stopped at {PLAYOUT_LIMIT} actions" if unfinished else ""
         lines.append(
             f"{name} {players}p: {us:.1f} us/action = {us / bare:.2f} bare triggers, "
-            f"{gps:.1f} games/s ({actions} actions)"
+            f"{gps:.1f} games/s ({actions} actions{bounded})"
         )
     return lines

@@ -13,7 +13,7 @@ import time
 
 import engine
 from bench.bench_engine import bare_trigger_us
-from engine.core import State, derive, random_action
+from engine.core import PLAYOUT_LIMIT, State, derive, random_action
 from engine.strada_romana import rules
 
 GAMES = 200  # 4-player games for the headline figure
@@ -22,24 +22,26 @@ TRIGGER_GAMES = 20
 COPIES = 1_000
 
 
-def games(players: int, count: int) -> tuple[float, int, int, list[State]]:
-    """(seconds, actions, longest game, a mid-game state every 101 actions)."""
+def games(players: int, count: int) -> tuple[float, int, int, int, list[State]]:
+    """(seconds, actions, longest game, games stopped at the playout bound, a mid-game
+    state every 101 actions)."""
     game = engine.get("strada_romana")
-    actions = longest = 0
+    actions = longest = unfinished = 0
     samples: list[State] = []
     start = time.perf_counter()
     for seed in range(count):
         state = game.new_state(players, seed=seed)
         rng = derive(seed, "bench", "strada_romana", players)
         length = 0
-        while not state.is_over():
+        while not state.is_over() and length < PLAYOUT_LIMIT:
             state.apply(random_action(state, rng))
             length += 1
             if length % 101 == 0:
                 samples.append(state.clone())
+        unfinished += not state.is_over()
         actions += length
         longest = max(longest, length)
-    return time.perf_counter() - start, actions, longest, samples
+    return time.perf_counter() - start, actions, longest, unfinished, samples
 
 
 def triggers_per_action() -> float:
@@ -54,7 +56,7 @@ def triggers_per_action() -> float:
 
     rules.FLOW.fire = counting  # type: ignore[method-assign]
     try:
-        _, actions, _, _ = games(4, TRIGGER_GAMES)
+        _, actions, _, _, _ = games(4, TRIGGER_GAMES)
     finally:
         rules.FLOW.fire = fire  # type: ignore[method-assign]
     return fired / actions
@@ -75,12 +77,13 @@ def copies(samples: list[State]) -> tuple[float, float]:
 
 
 def line(players: int, count: int, bare: float) -> tuple[str, list[State]]:
-    seconds, actions, longest, samples = games(players, count)
+    seconds, actions, longest, unfinished, samples = games(players, count)
     us = seconds / actions * 1e6
+    bounded = f", {unfinished} stopped at {PLAYOUT_LIMIT} actions" if unfinished else ""
     text = (
         f"strada_romana {players}p: {us:.1f} us/action = {us / bare:.2f} bare triggers, "
         f"{count / seconds:.1f} games/s = {seconds / count * 1000:.1f} ms/game, "
-        f"{actions / count:.0f} actions/game (longest {longest}, {count} games)"
+        f"{actions / count:.0f} actions/game (longest {longest}, {count} games{bounded})"
     )
     return text, samples
 

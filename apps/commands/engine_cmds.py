@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import DataError, IllegalAction, State, derive, random_action
+from engine.core import PLAYOUT_LIMIT, DataError, IllegalAction, State, derive, play_out
 from engine.core.data import user_override_path
 
 
@@ -27,11 +27,10 @@ def bot_game(
     return state
 
 
-def play_bots(state: State) -> None:
-    """Random bots play `state` to the end, drawing from a stream of its seed."""
-    rng = derive(state.seed, "bots", state.game.name)
-    while not state.is_over():
-        state.apply(random_action(state, rng))
+def play_bots(state: State, limit: int = PLAYOUT_LIMIT) -> bool:
+    """Random bots play `state` to the end, drawing from a stream of its seed. False when
+    the game had not ended after `limit` actions (a rulebook may allow endless play)."""
+    return play_out(state, derive(state.seed, "bots", state.game.name), limit=limit)
 
 
 def option_value(text: str) -> Any:
@@ -63,14 +62,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         game.resolve_options(players, options)
     except ValueError as exc:
         raise SystemExit(f"tavola selfplay: {exc}") from None
-    actions = errors = 0
+    if args.max_actions < 1:
+        raise SystemExit(
+            f"tavola selfplay: --max-actions must be at least 1, not {args.max_actions}"
+        )
+    actions = errors = unfinished = 0
     first_error = ""
     start = time.perf_counter()
     for i in range(args.games):
         seed = args.seed + i
         state = game.new_state(players, seed=seed, options=options)
         try:
-            play_bots(state)
+            unfinished += not play_bots(state, args.max_actions)
         except Exception as exc:  # an engine bug: count it, report the first, keep going
             errors += 1
             first_error = first_error or f"seed {seed}: {type(exc).__name__}: {exc}"
@@ -83,6 +86,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         "games": args.games,
         "actions": actions,
         "errors": errors,
+        "unfinished": unfinished,
         "seconds": round(seconds, 4),
         "games_per_s": round(args.games / seconds, 2) if seconds else None,
         "us_per_action": round(seconds / actions * 1e6, 2) if actions else None,
@@ -182,8 +186,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "selfplay",
         help="play many bot games; print one JSON line of figures",
         description="Plays N games with random bots and prints game, players, "
-        "games, actions, errors, seconds, games_per_s, us_per_action. "
-        "Exit status 1 if any game raised an error.",
+        "games, actions, errors, unfinished (games stopped at --max-actions), seconds, "
+        "games_per_s, us_per_action. Exit status 1 if any game raised an error.",
     )
     _game_arg(p)
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
@@ -196,6 +200,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a game option, e.g. scandal_entry=play or harder_time=true (repeatable)",
     )
     p.add_argument("--difficulty", help="the solo difficulty preset (Florence: easier, harder)")
+    p.add_argument(
+        "--max-actions",
+        type=int,
+        default=PLAYOUT_LIMIT,
+        help=f"stop a game after this many actions and count it as unfinished (default "
+        f"{PLAYOUT_LIMIT}; Strada Romana's rules allow endless play in a traffic jam)",
+    )
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser(

@@ -48,7 +48,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
             table.app.tick()
             pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
             bot = ButtonBot(table, clock, args.seed, noise=args.noise, on_press=pace)
-            bot.play(players)
+            if not bot.play(players):
+                say(f"Stopped after {bot.presses} button presses: the game had not ended.")
+                return 1
             for line in final_lines(table):
                 say(line)
             strip = strip_of(table)

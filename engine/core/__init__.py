@@ -4,11 +4,13 @@ from .action import CHANCE, Action, Event, normalise
 from .data import DataError, GameData, Group, load_game_data, user_override_path
 from .errors import IllegalAction
 from .flow import Flow
+from .playout import PLAYOUT_LIMIT, play_out
 from .rng import derive, draw_chance, random_action
 from .state import Game, Option, State, seat_name
 
 __all__ = [
     "CHANCE",
+    "PLAYOUT_LIMIT",
     "Action",
     "DataError",
     "Event",
@@ -23,6 +25,7 @@ __all__ = [
     "draw_chance",
     "load_game_data",
     "normalise",
+    "play_out",
     "random_action",
     "seat_name",
     "user_override_path",

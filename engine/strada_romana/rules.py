@@ -14,7 +14,7 @@ docs/strada-romana-rulings.md.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 from engine.core import CHANCE, Event, Flow, Game, GameData, Option, State
 from engine.core import seat_name as _seat_name
@@ -97,14 +97,8 @@ _VERB_PHASES = {
     "wagon": ("wagon_tile", "reveal"),
 }
 BARE_VERBS = ("stop", "end", "tile", "pass")
-NEW_FEATURE = ("sideways step", "diagonal step", "fourth step", "passing through a wagon")
 REMOVE_TEXT = "remove wagon tile"
-JAM_SEARCH_NODES = 2000  # a jam's turns are few; beyond this a purchase is not refused
 MUST_MOVE = "Players must always move by 3 squares, unless traffic blocks their way"
-
-
-class _Undecided(Exception):
-    """A search gave up within its node budget (so nothing is refused)."""
 
 
 def _coins(n: int) -> str:
@@ -121,8 +115,6 @@ class StradaRomanaState(State):
     Wagon positions are square indices of `Board` (or UNPLACED / ARRIVED). While a
     wagon moves it is lifted off `occ`, so a stacking move may pass over others.
     """
-
-    jam_search_nodes: ClassVar[int] = JAM_SEARCH_NODES
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)
@@ -472,105 +464,43 @@ class StradaRomanaState(State):
             texts.append("end")
         return texts
 
-    def _jam_buy(self, level: int) -> bool:
-        """In a traffic jam, may `level` be bought? Only if it adds a move the cheaper
-        special moves do not: a sideways step, a diagonal step, a fourth step, or
-        passing through a wagon (rulings: 'A player can buy a special move to solve
-        the jam'; paying more for nothing more is refused)."""
+    def _moves_with(self, level: int) -> bool:
+        """Could some wagon take a step if `level` were bought? In a traffic jam 'A player
+        can buy a special move to solve the jam', and 'each special move includes all the
+        benefits of the cheaper ones', so every affordable move that lets a wagon move may
+        be bought; one after which no wagon could move is not offered (ruling 12)."""
         saved, self.level = self.level, level
         try:
             left = self._allowance()
-            if level == 3:
-                return self._search(-1, 0, left, left) > self.board.steps
-            budget = [self.jam_search_nodes]
-            return self._uses(level, -1, 0, left, budget)
-        except _Undecided:
-            return True  # not proven useless: allowed
+            occ = self.occ
+            for w, sq in enumerate(self.pos):
+                if sq < 0:
+                    continue
+                occ[sq] = -1
+                try:
+                    if self._targets(w, left, 1 << sq):
+                        return True
+                finally:
+                    occ[sq] = w
+            return False
         finally:
             self.level = saved
-
-    def _is_new(self, level: int, w: int, sq: int, t: int) -> bool:
-        """Is the step of `w` from `sq` to `t` one that only `level` allows?"""
-        b = self.board
-        if level == 1:
-            return t in b.sideways[sq]
-        if level == 2:
-            return t in b.diagonal[self.head[w]][sq]
-        return t != b.finish and self.occ[t] >= 0  # stacking: onto an occupied square
-
-    def _uses(
-        self, level: int, mover: int, moved: int, left: int, budget: list[int], trail: int = 0
-    ) -> bool:
-        """Can some sequence of steps this turn include a step only `level` allows?"""
-        if left <= 0:
-            return False
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _Undecided
-        pos, occ = self.pos, self.occ
-        if mover >= 0:
-            sq = pos[mover]
-            for t in self._targets(mover, left, trail):
-                if self._is_new(level, mover, sq, t) or self._uses_after(
-                    level, mover, t, moved, left, budget, trail
-                ):
-                    return True
-            if occ[sq] < 0:
-                occ[sq] = mover
-                try:
-                    return self._uses(level, -1, moved, left, budget)
-                finally:
-                    occ[sq] = -1
-            return False
-        for w, sq in enumerate(pos):
-            if sq < 0 or moved >> w & 1:
-                continue
-            occ[sq] = -1
-            try:
-                for t in self._targets(w, left, 1 << sq):
-                    if self._is_new(level, w, sq, t) or self._uses_after(
-                        level, w, t, moved | 1 << w, left, budget, 1 << sq
-                    ):
-                        return True
-            finally:
-                occ[sq] = w
-        return False
-
-    def _uses_after(
-        self, level: int, w: int, t: int, moved: int, left: int, budget: list[int], trail: int
-    ) -> bool:
-        """`_uses` after the lifted wagon `w` steps to `t` (an arrival ends its move)."""
-        pos = self.pos
-        sq = pos[w]
-        if t != self.board.finish:
-            pos[w] = t
-            try:
-                return self._uses(level, w, moved, left - 1, budget, self._trail(sq, t, trail))
-            finally:
-                pos[w] = sq
-        if len(self.arrived) + 1 >= self.board.arrivals:
-            return False  # the fourth arrival ends the game
-        h = self.head[w]
-        pos[w] = ARRIVED
-        self.finished[h] += 1
-        self.arrived.append(w)
-        try:
-            return self._uses(level, -1, moved, left - 1, budget)
-        finally:
-            self.arrived.pop()
-            self.finished[h] -= 1
-            pos[w] = sq
 
     def _turn_texts(self) -> list[str]:
         b = self.board
         seat = self.seat
         steps = self._free_steps()
         coins = self.coins[seat]
-        texts = [
-            b.buy_texts[k]
-            for k, cost in enumerate(b.costs)
-            if cost <= coins and (steps or self._jam_buy(k + 1))
-        ]
+        texts = []
+        if steps:
+            texts = [b.buy_texts[k] for k, cost in enumerate(b.costs) if cost <= coins]
+        else:  # a traffic jam: from the cheapest move that solves it, all it can pay for
+            cheapest = next(
+                (k for k, c in enumerate(b.costs) if c <= coins and self._moves_with(k + 1)), None
+            )
+            if cheapest is not None:
+                texts = [b.buy_texts[k] for k in range(cheapest, len(b.costs))
+                         if b.costs[k] <= coins]
         texts += steps
         if self._may_take_tile(seat):
             texts.append("tile")
@@ -1210,15 +1140,7 @@ class StradaRomanaState(State):
                 f"The {words[1]} move costs {_coins(b.costs[k])} and {seat_name(self.seat)} "
                 f"has {_coins(coins)}."
             )
-        saved, self.level = self.level, k + 1
-        moves = bool(self._free_steps())
-        self.level = saved
-        if not moves:
-            return f"No wagon could move even with the {words[1]} move."
-        return (
-            f"In a traffic jam a special move is bought to solve it: the {words[1]} move "
-            f"would allow no {NEW_FEATURE[k]} this turn, nothing the cheaper ones do not."
-        )
+        return f"No wagon could move even with the {words[1]} move."
 
     def _why_tile(self, words: list[str]) -> str | None:
         if len(self.wagon_tiles[self.seat]) >= self.board.max_wagon_tiles:

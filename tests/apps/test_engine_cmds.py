@@ -46,6 +46,17 @@ def test_selfplay_prints_one_json_line_of_figures() -> None:
         assert key in report
     assert report["game"] == "strozzi" and report["games"] == 5 and report["errors"] == 0
     assert report["actions"] > 5 * 50
+    assert report["unfinished"] == 0
+
+
+def test_selfplay_stops_a_game_at_its_bound_and_counts_it() -> None:
+    """Strada Romana allows endless play in a traffic jam: a playout is bounded and a game
+    stopped at the bound is reported as unfinished, not hung on."""
+    report = json.loads(run("selfplay", "strada_romana", "--games", "4", "--players", "4",
+                            "--max-actions", "50").stdout)
+    assert report["unfinished"] == 4 and report["actions"] == 4 * 50
+    bad = run("selfplay", "strozzi", "--max-actions", "0", check=False)
+    assert bad.returncode != 0 and "--max-actions must be at least 1" in bad.stderr
 
 
 def test_replay_of_a_demo_game_matches_its_scores(tmp_path: Path) -> None:

@@ -70,7 +70,7 @@ def test_a_whole_game_by_button_presses_scores_as_the_engine(
     make_table, tmp_path: Path, players: int, seed: int, chance: str, entry: str, noise: float
 ) -> None:
     table, bot = make_table(players, seed, chance=chance, entry=entry, noise=noise)
-    bot.play(players)
+    assert bot.play(players)
     assert_journal_replays(table, tmp_path / "journal.db")
     assert table.app.state.options["scandal_entry"] == entry
     assert any("Game over" in line for line in make_table.said)

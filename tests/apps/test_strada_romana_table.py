@@ -113,7 +113,7 @@ def test_a_whole_game_by_button_presses_scores_as_the_engine(
     options: dict[str, object],
 ) -> None:
     table, bot = make_table(players, seed, chance=chance, one_button=one_button, options=options)
-    bot.play(players)
+    assert bot.play(players)
     app = table.app
     assert app.mode == "over" and app.state is not None and app.state.is_over()
     # the journal alone, replayed by the bare engine, gives the same scores and winner

@@ -93,14 +93,14 @@ def status_pixel(table: Table, seat: str) -> tuple[int, ...]:
 def test_a_whole_game_by_button_presses_scores_as_the_engine(make_table, tmp_path: Path,
                                                              players: int, seed: int) -> None:
     table, _clock, bot = make_table(players=players, seed=seed)
-    bot.play(players)
+    assert bot.play(players)
     assert_journal_replays(table, tmp_path / "journal.db")
     assert any("Game over" in line for line in make_table.said)
 
 
 def test_one_button_seats_and_picked_draws_play_a_whole_game(make_table) -> None:
     table, _clock, bot = make_table(players=3, seed=8, chance="pick", one_button=2)
-    bot.play(3)
+    assert bot.play(3)
     assert table.app.mode == "over"
     assert sum(1 for a in table.app.state.history if a.player == CHANCE) > 10
 
@@ -197,7 +197,7 @@ def test_a_damaged_journal_is_set_aside_with_a_message(make_table, tmp_path: Pat
 def test_a_truncated_journal_keeps_the_last_good_game(make_table, tmp_path: Path) -> None:
     db = tmp_path / "journal.db"
     table, _clock, bot = make_table(players=3, seed=4, db=db)
-    bot.play(3)
+    assert bot.play(3)
     finished = table.journal.history(1)[0]
     table.close()
     # an unclean cut in the middle of the file
@@ -271,7 +271,7 @@ def test_the_last_rounds_scoring_plays_before_the_winner_pulses(make_table) -> N
     from apps.table import SCORING_STEP
 
     table, _clock, bot = make_table(players=3, seed=6)
-    bot.play(3)
+    assert bot.play(3)
     app = table.app
     assert app.mode == "over" and app.scoring
     first = app.frame(app.scoring_start)

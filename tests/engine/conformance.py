@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from engine.core import CHANCE, Action, Game, State, derive, random_action
+from engine.core import CHANCE, PLAYOUT_LIMIT, Action, Game, State, derive, random_action
 
-MAX_ACTIONS = 20_000  # far beyond any real game; a playout past it does not terminate
+MAX_ACTIONS = PLAYOUT_LIMIT  # far beyond any real game; a playout past it does not terminate
 
 
 def new_state(game: Game, players: int, seed: int) -> State:

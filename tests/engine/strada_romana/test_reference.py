@@ -141,14 +141,12 @@ def reference_moves(state: StradaRomanaState) -> set[str]:
 
 
 def reference_jam_buys(state: StradaRomanaState) -> set[str]:
-    """In a jam: the purchases whose own feature some sequence of steps can use."""
+    """In a jam: every purchase it can pay for after which some wagon can step."""
     b = state.board
-    wants = ("sideways", "diagonal", "fourth", "through")
     return {
         b.buy_texts[k]
         for k in range(4)
-        if b.costs[k] <= state.coins[state.seat]
-        and Walk(state, k + 1).best(-1, 0, 0, set(), wants[k])
+        if b.costs[k] <= state.coins[state.seat] and Walk(state, k + 1).best(-1, 0, 0, set()) > 0
     }
 
 

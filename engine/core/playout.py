@@ -1,0 +1,38 @@
+"""Playing a game out with a policy, bounded.
+
+A rulebook may allow play that never ends (Strada Romana's wagons can shuffle
+sideways in a traffic jam for as long as the players pay for it), so every
+automatic playout (selfplay, benchmarks, bots, tests) stops at a bound and says
+so, instead of hanging.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from .action import Action
+from .rng import random_action
+from .state import State
+
+PLAYOUT_LIMIT = 20_000
+"""Actions after which a playout stops: far beyond any real game (a random game takes a
+few hundred actions, the longest seen a few thousand)."""
+
+Policy = Callable[[State, random.Random], Action]
+
+
+def play_out(
+    state: State,
+    rng: random.Random,
+    *,
+    limit: int = PLAYOUT_LIMIT,
+    policy: Policy = random_action,
+) -> bool:
+    """Apply the policy's actions until the game ends or `limit` actions have been applied
+    in this call. True if the game is over; False for a playout stopped at the bound."""
+    for _ in range(limit):
+        if state.is_over():
+            return True
+        state.apply(policy(state, rng))
+    return state.is_over()
