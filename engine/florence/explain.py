@@ -317,7 +317,7 @@ def explain(state: FlorenceState, text: str) -> str | None:
             return f"You hold no '{words[1]}' scandal card that could be discarded."
         return "Discard names a scandal card in your hand, like 'discard journey'."
     if verb == "pass":
-        last = state.npassed == state.players - 1
+        last = state.npassed == state.seats - 1
         if last and len(words) > 1:
             return "The last player to pass places no ring: the round's actions end at once."
         if not last and len(words) == 1:
@@ -401,6 +401,16 @@ def _scandal_reason(state: FlorenceState, seat: int, words: list[str]) -> str | 
             return "Deploy a Debutant only where you already have a Donna or a Maestro."
     if card == "brag":
         return _brag_reason(state, seat, ["brag", *args], anywhere=True)
+    if card == "advance" and len(args) == 2:
+        return (
+            "That piece cannot get further ahead: 'as far ahead in their queue as they can "
+            "while respecting Seniority' would pass no other player's piece of its rank."
+        )
+    if card == "reorder" and len(args) == 3:
+        return (
+            "Swap two pieces of the same rank ('respecting Seniority rules') and different "
+            "colours in one queue: swapping identical pieces would change nothing."
+        )
     return None
 
 

@@ -839,9 +839,10 @@ def _party(state: FlorenceState, item: list[Any], events: list[Event]) -> str:
     a = state.automa
     lead = item[2]
     keep = GIOVANNI_KEEP if state.active_noble() == GIOVANNI else 0
-    spent = max(0, state.time[a] - keep)
+    remaining = state.time[a]  # harder: "2 VP per remaining Time when he resolves Card 6"
+    spent = max(0, remaining - keep)
     state.time[a] -= spent
-    vp = PARTY_VP * spent if state.tune.harder_party else 0
+    vp = PARTY_VP * remaining if state.tune.harder_party else 0
     state.vp[a] += vp
     events.append(_ev("strozzi_party", player=a, time=spent, vp=vp))
     text = f"Time to Party: Strozzi spends {spent} time"

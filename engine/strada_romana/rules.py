@@ -1309,8 +1309,10 @@ class StradaRomanaState(State):
                 broken.append(f"{b.colours[c]} ware tiles not conserved ({tiles})")
         if any(k < 0 for k in self.bag_cubes + self.bag_tiles):
             broken.append("a bag count is negative")
-        if any(not 0 <= c < b.coins_per_vp for c in self.coins):
-            broken.append(f"coins out of 0..{b.coins_per_vp - 1}: {self.coins}")
+        # 0-4 coins in play; the payout that gave out the 20th victory point is kept whole
+        most = b.coins_total if self.ended == "victory points" else b.coins_per_vp - 1
+        if any(not 0 <= c <= most for c in self.coins):
+            broken.append(f"coins out of 0..{most}: {self.coins}")
         if sum(self.coins) > b.coins_total or sum(self.vp) > b.vp_tokens or min(self.vp) < 0:
             broken.append("more coins or victory points out than the box holds")
         placed = [sq for sq in self.pos if sq >= 0]

@@ -114,6 +114,21 @@ def test_carissima_advance_as_far_ahead_as_seniority_allows() -> None:
     assert queue(state, 8) == ["1:debutant", "2:debutant"]
 
 
+def test_an_advance_or_reorder_that_changes_nothing_is_refused_with_its_reason() -> None:
+    """Rulings 24 and 25: a Carissima advance that would pass no other player's piece, or a
+    Messere reorder of two identical pieces, is refused, and the refusal says why."""
+    state = holding("advance")
+    play(state, "dispatch 5", "pass 1", "pass 2")
+    assert queue(state, 5) == ["1:debutant", "1:debutant"] and seat_of(state) == 0
+    assert scandals(state, "advance") == []  # each would pass only its own twin
+    with pytest.raises(IllegalAction, match="cannot get further ahead"):
+        state.apply("scandal advance 5 debutant2")
+    state = holding("reorder")
+    play(state, "dispatch 5", "pass 1", "pass 2")
+    with pytest.raises(IllegalAction, match="identical pieces would change nothing"):
+        state.apply("scandal reorder 5 debutant1 debutant2")
+
+
 # --- Giovanni (Messere) -------------------------------------------------------------------
 def test_messere_recall_a_brag_marker_keeping_its_vp() -> None:
     """'Messere, -2: Remove 1 of your Brag tokens from the board, and put it back in your

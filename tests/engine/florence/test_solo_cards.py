@@ -241,6 +241,26 @@ def test_harder_time_to_party_scores_2_vp_per_time_spent() -> None:
     assert state.vp[STROZZI] == vp + 2 * time
 
 
+def test_harder_time_to_party_scores_every_remaining_time_in_giovannis_round() -> None:
+    """Harder: 'Strozzi gains 2 VP per remaining Time when he resolves Card 6', and card 6
+    in Giovanni's round: 'he will spend all time except 3, before passing'. Read as
+    written, the remaining time is all the time he has when the card resolves, the 3 he
+    keeps included (ruling 61)."""
+    state = solo_game(place=5, harder_party=True)
+    finish_round(state)
+    finish_round(state, party=False)  # card 6 stays in his deck
+    assert state.round == 3
+    play(state, "dispatch 3")
+    play(
+        state, next(t for t in texts(state) if t not in ("solo 6", "solo 7")), "dispatch 7"
+    )
+    vp, time = state.vp[STROZZI], state.time[STROZZI]
+    assert time > 3 and "solo 6" in texts(state)
+    play(state, "solo 6")
+    assert state.time[STROZZI] == 3 and state.passed[STROZZI]
+    assert state.vp[STROZZI] == vp + 2 * time
+
+
 # --- card 7: A Friend of Mine ---------------------------------------------------------------
 def test_a_friend_of_mine_promotes_a_debutant_on_noble_as_destination() -> None:
     """'Card 7: A Friend of Mine (3 Time) Promote a Debutant (either colour) to a Donna on

@@ -290,3 +290,12 @@ def test_harder_you_cannot_move_along_his_guarded_roads() -> None:
     assert not any(t.startswith("rush 1 debutant1 2") for t in texts(state))
     with pytest.raises(IllegalAction, match="Strozzi has a guard"):
         state.apply("move 1 debutant1 2")
+
+
+def test_a_ringless_pass_is_refused_with_its_reason_while_strozzi_plays() -> None:
+    """'Take your ring and place it on 1 of the board Locations (unless you're the last to
+    pass, in which case the round ends.)': in a solo game Strozzi is a seat too, so you are
+    not the last to pass while he plays on."""
+    state = solo_game(place=5)
+    with pytest.raises(IllegalAction, match="say which, like 'pass 6'"):
+        state.apply("pass")

@@ -112,7 +112,7 @@ def test_five_coins_change_into_a_victory_point_at_once() -> None:
 
 
 def test_an_empty_bag_leaves_the_market_empty() -> None:
-    """When the bag has no cube left there is nothing to draw (ruling 8)."""
+    """When the bag has no cube left there is nothing to draw (ruling 18)."""
     state = started(4)
     d = state.to_dict()
     state = arrange(state, cubes=[d["cubes"][0], d["bag"]["cubes"], *d["cubes"][2:]])
@@ -167,3 +167,23 @@ def test_a_payout_takes_only_the_coins_the_game_has() -> None:
     assert [e["coins"] for e in events if e.kind == "ware_taken"] == [3]
     assert [e["missing"] for e in events if e.kind == "coins_short"] == [3]
     assert state.coins == [4] * 5 and sum(state.coins) == 20 and not state.invariants()
+
+
+def test_the_payout_beyond_the_last_victory_point_breaks_no_invariant() -> None:
+    """'the player takes one coin for each cube of the same colour currently on the board'
+    and 'The game ends immediately when all the 20 Victory Points are assigned' (ruling
+    17): a payout of 6 to a player holding 4 coins with 19 victory points out changes the
+    first 5 coins into the 20th point and leaves 5 coins with the player. That is a legal
+    end position, so the conformance suite's invariants must accept it."""
+    state = started(4)
+    d = state.to_dict()
+    markets, bag = dict(d["markets"]), {k: dict(v) for k, v in d["bag"].items()}
+    for square in ("121", "132", "151"):  # six yellow cubes on the board
+        bag["cubes"][markets[square]] += 1
+        bag["cubes"]["yellow"] -= 1
+        markets[square] = "yellow"
+    state = arrange(state, markets=markets, bag=bag, coins={0: 4}, vp={0: 19})
+    assert not state.invariants()
+    play(state, "step ballio 111", "step ballio 121", "step ballio 131", "collect tile top")
+    assert state.is_over() and state.vp[0] == 20 and state.coins[0] == 5
+    assert not state.invariants()

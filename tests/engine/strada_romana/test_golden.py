@@ -79,7 +79,7 @@ def test_extra_move_straight_diagonal_straight_diagonal() -> None:
     """'a player who pays 3 coins (extra move) can move: 1 straight, 1 diagonal, another
     straight and finally the fourth (extra) move diagonal. He would not have used the option
     to go sideways.' On the public board no road has diagonals two columns apart, so the
-    four steps are shared by two wagons (ruling 6)."""
+    four steps are shared by two wagons (ruling 9)."""
     state = arrange(started(4), wagons={"ballio": "131", "canopites": "211"}, coins={0: 3})
     play(state, "buy extra", "step ballio 141", "step ballio 152", "stop")
     play(state, "step canopites 221", "step canopites 232")  # the fourth step
