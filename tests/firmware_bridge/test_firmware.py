@@ -28,7 +28,8 @@ from firmware_bridge.protocol import (
 from firmware_bridge.protocol import encode as encode_message
 
 FIRMWARE = Path(proto.__file__).parent
-SHARED = ("proto.py", "rdm6300.py", "device.py", "buttons.py")  # run on the Pico and the host
+#: run on the Pico and the host
+SHARED = ("proto.py", "rdm6300.py", "device.py", "buttons.py", "loop.py")
 PICO_MODULES = {"machine", "rp2", "micropython", "select", "sys", "time", "struct", "array"}
 OWN_MODULES = {p.stem for p in FIRMWARE.glob("*.py")} - {"__init__"}
 
@@ -66,8 +67,9 @@ def test_shared_modules_keep_to_the_micropython_subset(name: str) -> None:
 
 def test_the_shared_modules_import_as_the_pico_lays_them_out() -> None:
     """On the Pico they are top-level modules: device.py must fall back to `import proto`."""
-    code = ("import device, buttons, rdm6300, proto; "
-            "assert device.proto is proto and buttons.proto is proto; print('ok')")
+    code = ("import device, buttons, rdm6300, proto, loop; "
+            "assert device.proto is proto and buttons.proto is proto and loop.proto is proto; "
+            "print('ok')")
     out = subprocess.run([sys.executable, "-c", code], cwd=FIRMWARE, capture_output=True,
                          text=True, timeout=60)
     assert out.stdout.strip() == "ok", out.stderr
