@@ -18,10 +18,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	bash scripts/system-deps.sh
+	bash scripts/micropython.sh
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
+	bash scripts/micropython.sh || echo "bench: no MicroPython; the firmware figures will say so"
 	$(BIN)/python -m bench
 
 lint: $(STAMP)

@@ -25,16 +25,19 @@ from .cards import CardReader, CardRegistry, default_path
 class Peripherals:
     """Start the links of `config`; `close()` stops them all."""
 
-    def __init__(self, config: BridgeConfig, *, emit: Emit,
+    def __init__(self, config: BridgeConfig, *, emit: Emit, strip: StripConfig | None = None,
                  clock: Callable[[], float] = time.monotonic, **link_options: Any) -> None:
+        """`strip`: the [strip] table, whose LED count the board is told when the strip
+        hangs off it."""
         self.config = config
         self.mcu: McuLink | None = None
         self.scanner: SerialLink | None = None
         self.cards: CardReader | None = None
         try:
             if config.mcu is not None:
+                leds = strip.count if config.strip_on_mcu and strip is not None else 0
                 self.mcu = McuLink(config.mcu.device, emit=emit, baud=config.mcu.baud,
-                                   clock=clock, **link_options).start()
+                                   leds=leds, clock=clock, **link_options).start()
             sc = config.scanner
             if sc is not None:
                 if sc.device is not None:

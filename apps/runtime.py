@@ -168,7 +168,8 @@ class Table:
         self.layouts = self._fitting(config, self._layouts(config), hw.strip.count)
         lobby = next(iter(self.layouts.values()))
         strip_name = lobby.default_strip
-        self.peripherals = Peripherals(config.bridge, emit=self.events.put, clock=clock)
+        self.peripherals = Peripherals(config.bridge, emit=self.events.put, strip=hw.strip,
+                                       clock=clock)
         self.strip = strip or self.peripherals.strip(hw.strip) or open_strip(hw.strip)
         self.pipeline = Pipeline.from_config(self.strip, hw.pipeline,
                                              segments=hw.strip.segments, clock=clock)

@@ -7,7 +7,7 @@ the host opens that path exactly as it opens the real Pico. Tests script it
 open a new one under the same symlink, as pulling and replugging the cable does.
 `PtyDevice` alone stands in for a barcode scanner or an RDM6300 reader.
 
-    python -m firmware_bridge.emulator --link /tmp/tavola-mcu [--leds 300]
+    python -m firmware_bridge.emulator --link /tmp/tavola-mcu [--leds 1000]
 
 then type `card 04A1B2C3D4`, `press 1 select`, `hold 1 select`, `unplug`, `replug`, `quit`.
 """
@@ -116,9 +116,13 @@ class ScannerEmulator(PtyDevice):
 
 
 class McuEmulator(PtyDevice):
-    """The Pico firmware's protocol behind a pty; records every LED frame it is sent."""
+    """The Pico firmware's protocol behind a pty; records every LED frame it is sent.
 
-    def __init__(self, link: str | Path, *, leds: int = 300, poll_s: float = 0.01,
+    `leds` is the most the emulated board drives (main.py's MAX_LEDS); the host's
+    HELLO sets how many it drives, as on the Pico.
+    """
+
+    def __init__(self, link: str | Path, *, leds: int = 1000, poll_s: float = 0.01,
                  firmware: str = proto.FIRMWARE_ID) -> None:
         self.frames: list[bytes] = []
         self.frame_arrived = threading.Condition()
@@ -208,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         description="Emulate the Tavola table microcontroller (or a scanner) on a pty.")
     parser.add_argument("--link", required=True, help="symlink to create for the pty")
     parser.add_argument("--kind", choices=("mcu", "barcode", "rdm6300"), default="mcu")
-    parser.add_argument("--leds", type=int, default=300, help="LEDs on the emulated strip")
+    parser.add_argument("--leds", type=int, default=1000,
+                        help="the most LEDs the emulated board drives, like main.py's MAX_LEDS "
+                        "(the host's HELLO sets how many it drives)")
     args = parser.parse_args(argv)
     device: PtyDevice = (McuEmulator(args.link, leds=args.leds) if args.kind == "mcu"
                          else ScannerEmulator(args.link, kind=args.kind))

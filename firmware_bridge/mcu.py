@@ -7,8 +7,11 @@ into chunks. Card reads arrive on the app's queue as `CardEvent`s, buttons as
 plain `hw.events.InputEvent`s. `McuStrip` is hw's `Strip` over that link, for a
 Pi 5 or a board without a usable LED pin:
 
-    mcu = McuLink(DeviceSpec(path="/dev/tavola-mcu"), emit=events.put).start()
+    mcu = McuLink(DeviceSpec(path="/dev/tavola-mcu"), emit=events.put, leds=300).start()
     strip = McuStrip(300, link=mcu, order="GRB")
+
+The host tells the board how many LEDs it drives (HELLO) and refuses, in one line
+naming both counts, a board that cannot drive that many.
 """
 
 from __future__ import annotations
@@ -55,8 +58,11 @@ class McuLink:
     label = "table microcontroller"
 
     def __init__(self, device: DeviceSpec, *, emit: Emit, baud: int = 115_200,
-                 clock: Callable[[], float] = time.monotonic,
+                 leds: int = 0, clock: Callable[[], float] = time.monotonic,
                  monotonic: Callable[[], float] = time.monotonic, **link_options: Any) -> None:
+        if not 0 <= leds <= 0xFFFF // 3:
+            raise ValueError(f"an LED frame carries at most {0xFFFF // 3} LEDs, not {leds}")
+        self.leds = leds  # the strip this host drives through the board (0: none)
         self.emit = emit
         self.monotonic = monotonic
         self.link = SerialLink(device, self, emit=emit, baud=baud, clock=clock, **link_options)
@@ -86,12 +92,17 @@ class McuLink:
 
     # --- sending -----------------------------------------------------------------------
     def send(self, *messages: Message) -> bool:
-        """Number and send messages in one write; False while the device is away."""
+        """Number and send messages in one write; False while the device is away.
+
+        The write is padded with zeros (empty frames) to whole USB packets, so the board
+        can read a packet at a time without waiting on a partial one.
+        """
         with self._send_lock:
             out = bytearray()
             for message in messages:
                 out += encode(message, self._seq)
                 self._seq = (self._seq + 1) & 0xFF
+            out += bytes(-len(out) % proto.USB_PACKET)
             return self.link.write(bytes(out))
 
     def send_leds(self, data: bytes) -> bool:
@@ -117,7 +128,7 @@ class McuLink:
         self._seen.clear()
         mono = self.monotonic()
         self._hello_at = self._heard_at = self._beat_at = mono
-        self.send(Hello())
+        self.send(Hello(led_count=self.leds))
 
     def received(self, data: bytes, now: float) -> None:
         for frame in self.parser.feed(data):
@@ -129,13 +140,13 @@ class McuLink:
         if not self.ready.is_set():
             if mono - self._hello_at >= HELLO_RETRY_S and self.info is None:
                 self._hello_at = mono
-                self.send(Hello())
+                self.send(Hello(led_count=self.leds))
             return
         if mono - self._heard_at > proto.SILENCE_MS / 1000:
             raise LinkLost(f"no frame for {proto.SILENCE_MS / 1000:g} s")
         if mono - self._beat_at >= proto.HEARTBEAT_MS / 1000:
             self._beat_at = mono
-            self.send(Heartbeat(int(mono * 1000)))
+            self.send(Heartbeat(int(mono * 1000) & 0xFFFFFFFF))  # wraps after 49.7 days
 
     def closed(self) -> None:
         self.ready.clear()
@@ -167,6 +178,11 @@ class McuLink:
                 log.warning("%s reports: %s", self.label, message.text)
         elif isinstance(message, Nak):
             self.naks += 1
+            if self.info is None:  # nothing but HELLO goes out before the handshake
+                self.link.report("incompatible", (
+                    f"The table microcontroller refused this Tavola's HELLO (protocol "
+                    f"{proto.PROTOCOL_VERSION}): it runs older firmware; flash "
+                    "firmware_bridge/firmware to it."))
 
     def _hello(self, message: HelloAck) -> None:
         self.info = message
@@ -175,6 +191,13 @@ class McuLink:
                 f"The table microcontroller runs {message.firmware} (protocol "
                 f"{message.version}); this Tavola speaks protocol {proto.PROTOCOL_VERSION}: "
                 "flash firmware_bridge/firmware to it."))
+            return
+        if self.leds and message.led_count != self.leds:
+            self.link.report("incompatible", (
+                f"The table microcontroller drives {message.led_count} LEDs, [strip] count is "
+                f"{self.leds}: set MAX_LEDS = {self.leds} or more in "
+                "firmware_bridge/firmware/main.py and copy it to the board, or lower [strip] "
+                "count."))
             return
         log.info("%s: %s, %d LEDs", self.label, message.firmware, message.led_count)
         self.ready.set()
@@ -204,6 +227,9 @@ class McuStrip(ByteStrip):
     def __init__(self, n: int, *, link: McuLink, order: str = "GRB") -> None:
         if len(order) != 3:
             raise ValueError("the table microcontroller drives 3-channel WS2812 strips only")
+        if n != link.leds:
+            raise ValueError(f"a strip of {n} LEDs on a link that announces {link.leds}: "
+                             f"build the McuLink with leds={n}")
         super().__init__(n, order=order)
         self.link = link
 

@@ -63,8 +63,11 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class Hello(Message):
+    """The host's greeting: its protocol version and the LEDs it drives (0: none)."""
+
     TYPE: ClassVar[int] = proto.HELLO
     version: int = proto.PROTOCOL_VERSION
+    led_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,3 +49,41 @@ class Debounced:
             self.held = True
             out.append(LONG_PRESS)
         return out
+
+
+class Bank:
+    """All the board's buttons, sampled together on a fixed schedule, whatever else the
+    loop is doing; the events wait in `events` for the loop to send.
+
+    `pins` are (pin, Debounced) pairs whose `pin.value()` is 0 while pressed (pulled up).
+    A released, settled button costs one pin read a sample: its Debounced is asked only
+    while something can happen (a level changed, a debounce or a hold is running).
+    """
+
+    def __init__(self, pins: list, period_ms: int = 1) -> None:
+        self.pins = pins
+        self.period_ms = period_ms
+        self.due_ms = 0
+        self.events = []  # (seat, button, kind)
+        self.samples = 0
+        self.late = 0  # samples taken more than a period after they were due
+
+    def poll(self, now_ms: int) -> bool:
+        """Sample every button if a sample is due; True if one was taken."""
+        due = self.due_ms
+        if now_ms < due:
+            return False
+        due += self.period_ms
+        if due <= now_ms:  # the loop was held up (a strip write): no burst of catch-ups
+            self.late += 1
+            due = now_ms + self.period_ms
+        self.due_ms = due
+        self.samples += 1
+        events = self.events
+        for pin, button in self.pins:
+            pressed = not pin.value()
+            if pressed != button.raw or button.raw != button.stable or (
+                    button.stable and not button.held):
+                for kind in button.update(pressed, now_ms):
+                    events.append((button.seat, button.button, kind))
+        return True

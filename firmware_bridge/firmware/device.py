@@ -16,12 +16,18 @@ except ImportError:
 
 
 class Device:
-    """Handshake, heartbeats, acknowledged card and button events, chunked LED frames."""
+    """Handshake, heartbeats, acknowledged card and button events, chunked LED frames.
 
-    def __init__(self, write, led_count: int, channels: int = 3, on_leds=None,
+    The strip's length is the host's: each HELLO names the LEDs it drives, and the
+    board drives that many, up to `max_leds` (what its memory was sized for); HELLO_ACK
+    tells the host the count in force, so a host asking for more can say so.
+    """
+
+    def __init__(self, write, max_leds: int, channels: int = 3, on_leds=None,
                  firmware: str = proto.FIRMWARE_ID) -> None:
         self.write = write
-        self.led_count = led_count
+        self.max_leds = max_leds
+        self.led_count = 0  # until a host says how many it drives
         self.channels = channels
         self.on_leds = on_leds
         self.firmware = firmware
@@ -32,7 +38,7 @@ class Device:
         self.now_ms = 0
         self.host_ms = 0  # when the host last sent a frame
         self.beat_ms = 0
-        self.leds = bytearray(led_count * channels)
+        self.leds = bytearray(max_leds * channels)  # allocated once: no heap churn later
         self.led_id = -1
         self.led_total = 0
         self.led_got = 0
@@ -72,6 +78,11 @@ class Device:
             self._handle(ftype, seq, body)
 
     def _handle(self, ftype: int, seq: int, body: bytes) -> None:
+        if ftype == proto.HELLO and body and body[0] != proto.PROTOCOL_VERSION:
+            # the version leads HELLO in every protocol version: answer with ours so the
+            # host can tell its user which side to update, and stay unconnected
+            self._hello_ack()
+            return
         try:
             fields, tail = proto.unpack(ftype, body)
         except KeyError:
@@ -85,18 +96,23 @@ class Device:
         if ftype == proto.HELLO:
             self.connected = True
             self.beat_ms = self.now_ms
-            self._send(proto.HELLO_ACK, (proto.PROTOCOL_VERSION, self.led_count, self.channels),
-                       self.firmware.encode())
+            self.led_count = min(fields[1], self.max_leds)
+            self._hello_ack()
         elif ftype == proto.ACK:
             self.pending.pop(fields[0], None)
         elif ftype == proto.LED:
             self._led(fields[0], fields[1], fields[2], tail)
 
+    def _hello_ack(self) -> None:
+        self._send(proto.HELLO_ACK, (proto.PROTOCOL_VERSION, self.led_count, self.channels),
+                   self.firmware.encode())
+
     def _led(self, frame_id: int, offset: int, total: int, data: bytes) -> None:
-        if total > len(self.leds) or offset + len(data) > total:
+        size = self.led_count * self.channels
+        if total > size or offset + len(data) > total:
             if frame_id != self.bad_led_id:
                 self.bad_led_id = frame_id
-                text = f"LED frame of {total} bytes; the strip holds {len(self.leds)}"
+                text = f"LED frame of {total} bytes; the strip holds {size}"
                 self._send(proto.ERROR, (proto.E_LED_SIZE,), text.encode())
             return
         if frame_id != self.led_id or total != self.led_total:
@@ -108,7 +124,7 @@ class Device:
         if self.led_got >= total:
             self.led_id = -1
             if self.on_leds is not None:
-                self.on_leds(bytes(self.leds[:total]))
+                self.on_leds(bytes(memoryview(self.leds)[:total]))
 
     # --- time ------------------------------------------------------------------------
     def poll(self, now_ms: int) -> None:
@@ -121,7 +137,7 @@ class Device:
             self.lost += len(self.pending)
             self.pending = {}
             if self.on_leds is not None:
-                self.on_leds(bytes(len(self.leds)))
+                self.on_leds(bytes(self.led_count * self.channels))
             return
         if now_ms - self.beat_ms >= proto.HEARTBEAT_MS:
             self.beat_ms = now_ms

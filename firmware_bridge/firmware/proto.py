@@ -15,12 +15,12 @@ drop whatever noise came before the frame.
 
 import struct
 
-PROTOCOL_VERSION = 1
-FIRMWARE_ID = "tavola-pico/1.0"
+PROTOCOL_VERSION = 2
+FIRMWARE_ID = "tavola-pico/2.0"
 
 # message types
-HELLO = 0x01  # host -> MCU: version
-HELLO_ACK = 0x02  # MCU -> host: version, LED count, channels, firmware id
+HELLO = 0x01  # host -> MCU: version, the LED count the host drives
+HELLO_ACK = 0x02  # MCU -> host: version, the LED count it now drives, channels, firmware id
 HEARTBEAT = 0x03  # both ways: uptime in ms
 ACK = 0x04  # both ways: the seq acknowledged
 NAK = 0x05  # both ways: the seq refused and why
@@ -31,7 +31,7 @@ LED = 0x20  # host -> MCU: frame id, byte offset, total bytes, data
 
 #: struct layout of each body's fixed part (big-endian); TAILS may carry bytes after it.
 LAYOUTS = {
-    HELLO: ">B",
+    HELLO: ">BH",
     HELLO_ACK: ">BHB",
     HEARTBEAT: ">I",
     ACK: ">B",
@@ -62,6 +62,9 @@ MAX_FRAME = 256  # decoded bytes: type + seq + body + crc
 MAX_BODY = MAX_FRAME - 4
 MAX_ENCODED = MAX_FRAME + MAX_FRAME // 254 + 1  # COBS adds one byte per 254
 LED_CHUNK = 240  # data bytes per LED message: whole pixels of 3 or 4 channels
+#: the host pads every write with zero bytes to a multiple of this (a USB full-speed
+#: packet), so the board can read whole packets without ever waiting for a partial one
+USB_PACKET = 64
 MAX_CODE = 32  # longest card id carried
 
 HEARTBEAT_MS = 1000  # each side sends one a second
@@ -117,21 +120,38 @@ def cobs_encode(data: bytes) -> bytes:
 
 
 def cobs_decode(data: bytes) -> bytes:
-    """Undo `cobs_encode`; ValueError for anything it could not have produced."""
+    """Undo `cobs_encode`; ValueError for anything it could not have produced.
+
+    Decoded in place: each code byte after the first stands where the previous block's
+    zero goes, so the loop runs once a block with no call in it (a mostly dark LED frame
+    is one block per byte).
+    """
     if b"\x00" in data:
         raise ValueError("zero byte inside a COBS frame")
-    out = bytearray()
+    buf = bytearray(data)
+    n = len(buf)
+    cuts = []  # codes after a full block of 254: they stand for no zero
     i = 0
-    n = len(data)
+    prev = 0
     while i < n:
-        code = data[i]
-        end = i + code
-        if end > n:
+        code = buf[i]
+        if i + code > n:
             raise ValueError("COBS block runs past the frame")
-        out.extend(data[i + 1:end])
-        i = end
-        if code != 0xFF and i < n:
-            out.append(0)
+        if i:
+            if prev == 0xFF:
+                cuts.append(i)
+            else:
+                buf[i] = 0
+        prev = code
+        i += code
+    if not cuts:
+        return bytes(memoryview(buf)[1:])
+    out = bytearray()
+    start = 1
+    for cut in cuts:
+        out.extend(memoryview(buf)[start:cut])
+        start = cut + 1
+    out.extend(memoryview(buf)[start:])
     return bytes(out)
 
 

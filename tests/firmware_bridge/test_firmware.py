@@ -14,11 +14,22 @@ from firmware_bridge.firmware import buttons, proto
 from firmware_bridge.firmware.buttons import LONG_PRESS, PRESS, RELEASE, Debounced
 from firmware_bridge.firmware.device import Device
 from firmware_bridge.parsers import FrameParser
-from firmware_bridge.protocol import Ack, Button, Card, Heartbeat, Hello, HelloAck, Nak, decode
+from firmware_bridge.protocol import (
+    Ack,
+    Button,
+    Card,
+    Heartbeat,
+    Hello,
+    HelloAck,
+    Nak,
+    decode,
+    led_messages,
+)
 from firmware_bridge.protocol import encode as encode_message
 
 FIRMWARE = Path(proto.__file__).parent
-SHARED = ("proto.py", "rdm6300.py", "device.py", "buttons.py")  # run on the Pico and the host
+#: run on the Pico and the host
+SHARED = ("proto.py", "rdm6300.py", "device.py", "buttons.py", "loop.py")
 PICO_MODULES = {"machine", "rp2", "micropython", "select", "sys", "time", "struct", "array"}
 OWN_MODULES = {p.stem for p in FIRMWARE.glob("*.py")} - {"__init__"}
 
@@ -56,8 +67,9 @@ def test_shared_modules_keep_to_the_micropython_subset(name: str) -> None:
 
 def test_the_shared_modules_import_as_the_pico_lays_them_out() -> None:
     """On the Pico they are top-level modules: device.py must fall back to `import proto`."""
-    code = ("import device, buttons, rdm6300, proto; "
-            "assert device.proto is proto and buttons.proto is proto; print('ok')")
+    code = ("import device, buttons, rdm6300, proto, loop; "
+            "assert device.proto is proto and buttons.proto is proto and loop.proto is proto; "
+            "print('ok')")
     out = subprocess.run([sys.executable, "-c", code], cwd=FIRMWARE, capture_output=True,
                          text=True, timeout=60)
     assert out.stdout.strip() == "ok", out.stderr
@@ -128,8 +140,8 @@ class Host:
 def test_hello_is_answered_and_events_wait_for_a_host() -> None:
     host = Host()
     assert host.device.card("04A1B2C3D4") is False  # nobody listens yet: dropped
-    host.say(Hello())
-    assert host.heard() == [(0, HelloAck(1, 4, 3, proto.FIRMWARE_ID))]
+    host.say(Hello(led_count=4))
+    assert host.heard() == [(0, HelloAck(2, 4, 3, proto.FIRMWARE_ID))]
     assert host.device.card("04A1B2C3D4") is True
     assert host.heard() == [(1, Card(0, "04A1B2C3D4"))]
 
@@ -163,7 +175,7 @@ def test_an_acknowledged_event_is_not_resent() -> None:
 
 def test_heartbeats_flow_and_a_silent_host_turns_the_strip_off() -> None:
     host = Host(leds=2)
-    host.say(Hello(), 0)
+    host.say(Hello(led_count=2), 0)
     host.heard()
     host.device.poll(proto.HEARTBEAT_MS)
     assert [m for _, m in host.heard()] == [Heartbeat(proto.HEARTBEAT_MS)]
@@ -177,3 +189,22 @@ def test_unknown_and_malformed_frames_are_refused_with_nak() -> None:
     host.device.feed(proto.encode(proto.HELLO, 10, b""), 0)
     assert [m for _, m in host.heard()] == [Nak(9, proto.E_TYPE), Nak(10, proto.E_MALFORMED)]
     assert host.device.refused == 2
+
+
+def test_the_board_drives_as_many_leds_as_the_host_says_up_to_its_maximum() -> None:
+    host = Host(leds=500)
+    host.say(Hello(led_count=438))
+    assert host.heard() == [(0, HelloAck(2, 438, 3, proto.FIRMWARE_ID))]
+    for chunk in led_messages(1, bytes([7]) * (438 * 3)):
+        host.say(chunk)
+    assert host.shown == [bytes([7]) * (438 * 3)]
+    host.say(Hello(led_count=900))  # more than it was sized for: it says what it drives
+    assert [m for _, m in host.heard()] == [HelloAck(2, 500, 3, proto.FIRMWARE_ID)]
+
+
+def test_a_hello_of_another_version_is_answered_with_ours_and_not_joined() -> None:
+    host = Host()
+    host.device.feed(proto.encode(proto.HELLO, 0, bytes([1])), 0)  # a protocol 1 host
+    ((_, answer),) = host.heard()
+    assert answer == HelloAck(proto.PROTOCOL_VERSION, 0, 3, proto.FIRMWARE_ID)
+    assert not host.device.connected and host.device.card("0011223344") is False

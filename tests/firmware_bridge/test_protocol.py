@@ -137,6 +137,7 @@ def test_a_300_led_frame_goes_in_four_chunks_and_is_reassembled() -> None:
     assert {c.total for c in chunks} == {900} and {c.frame for c in chunks} == {3}
     shown: list[bytes] = []
     device = Device(lambda b: None, 300, 3, shown.append)
+    device.feed(encode(Hello(led_count=300), 0), 0)
     wire = b"".join(encode(c, i) for i, c in enumerate(chunks))
     for i in range(0, len(wire), 50):  # any chunking of the wire
         device.feed(wire[i:i + 50], 0)
@@ -147,6 +148,7 @@ def test_a_lost_chunk_costs_its_frame_never_a_torn_one() -> None:
     old, new = bytes([1]) * 600, bytes([2]) * 600
     shown: list[bytes] = []
     device = Device(lambda b: None, 200, 3, shown.append)
+    device.feed(encode(Hello(led_count=200), 0), 0)
     first = led_messages(1, old)
     for c in first[:-1]:  # the last chunk of frame 1 is lost
         device.feed(encode(c, 0), 0)
@@ -158,6 +160,8 @@ def test_a_lost_chunk_costs_its_frame_never_a_torn_one() -> None:
 def test_an_led_frame_larger_than_the_strip_is_refused_with_an_error() -> None:
     sent: list[bytes] = []
     device = Device(sent.append, 10, 3)
+    device.feed(encode(Hello(led_count=10), 0), 0)
+    sent.clear()
     device.feed(encode(Leds(0, 0, 60, bytes(60)), 0), 0)
     (frame,) = FrameParser().feed(b"".join(sent))
     message = decode(frame)
