@@ -63,7 +63,7 @@ if ! skip apt; then
     packages+=(python3-lgpio)
   fi
   # rpi-ws281x (the PWM backend) is published as source only: it compiles on the Pi.
-  [[ $PWM == 1 ]] && packages+=(gcc libc6-dev python3-dev)
+  if [[ $PWM == 1 ]]; then packages+=(gcc libc6-dev python3-dev); fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${packages[@]}" >/dev/null
 fi
@@ -83,8 +83,10 @@ fi
 say "installing the code into $PREFIX/venv"
 mkdir -p "$PREFIX"
 [[ -x "$PREFIX/venv/bin/python" ]] || python3 -m venv --system-site-packages "$PREFIX/venv"
+EXTRAS=pi
+if [[ $PWM == 1 ]]; then EXTRAS=pi,pwm; fi
+EXTRAS="${TAVOLA_EXTRAS-$EXTRAS}"
 # shellcheck disable=SC2086
-EXTRAS="${TAVOLA_EXTRAS-pi$([[ $PWM == 1 ]] && echo ,pwm)}"
 "$PREFIX/venv/bin/python" -m pip install --quiet ${TAVOLA_PIP_ARGS:-} "$SRC${EXTRAS:+[$EXTRAS]}"
 
 install -d -m 0755 "$ETC"
@@ -110,7 +112,15 @@ skip udev || { udevadm control --reload-rules && udevadm trigger && udevadm sett
 if ! skip systemctl; then
   systemctl daemon-reload
   systemctl enable tavola.service
-  systemctl restart tavola.service
+  if ! systemctl restart tavola.service 2>/dev/null; then
+    # Installed, but the table cannot start yet (SPI off, a strip unplugged, a config
+    # error): say why, from its own log, and what to do next.
+    echo "install.sh: installed, but the service did not start:" >&2
+    journalctl -u tavola.service -b -p err -n 3 -o cat --no-pager >&2 || true
+    echo "install.sh: fix that (the config is $ETC/tavola.toml), then run:" \
+      "sudo systemctl restart tavola" >&2
+    exit 1
+  fi
   say "started: follow it with journalctl -u tavola -f"
 fi
 say "done"
