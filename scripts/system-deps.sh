@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs beyond Python: systemd-analyze (unit checks)
-# and socat (pairs of real ptys). Idempotent and quiet when everything is there.
+# Debian packages the tests need beyond Python. With no arguments, what `make test` uses:
+# systemd-analyze (unit checks) and socat (pairs of real ptys). Arguments name other
+# COMMAND=PACKAGE pairs (tests/system/host-deps.sh). Idempotent and quiet when every
+# command is there; installs without recommended packages.
 set -euo pipefail
+(($#)) || set -- systemd-analyze=systemd socat=socat
 need=()
-command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
-command -v socat >/dev/null 2>&1 || need+=(socat)
+for pair in "$@"; do
+  command -v "${pair%%=*}" >/dev/null 2>&1 || need+=("${pair#*=}")
+done
 if ((${#need[@]})); then
   if [[ $EUID -ne 0 ]]; then
     echo "system-deps: please install ${need[*]} (sudo apt-get install ${need[*]})" >&2
@@ -12,5 +16,6 @@ if ((${#need[@]})); then
   fi
   echo "system-deps: installing ${need[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" \
+    >/dev/null
 fi
