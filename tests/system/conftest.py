@@ -65,6 +65,12 @@ def guest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guest]:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     FIGURES["system tests, wall time"] = f"{time.monotonic() - _T0:.1f} s"
+    if os.environ.get("TAVOLA_SYSTEM_IMAGE_S"):
+        FIGURES["image ready (built, or found in the cache)"] = \
+            f"{os.environ['TAVOLA_SYSTEM_IMAGE_S']} s"
+    info = Path(os.environ.get("TAVOLA_SYSTEM_IMAGE", "/nonexistent")) / "build-info.txt"
+    if info.exists():
+        FIGURES["image build (build-info.txt)"] = info.read_text().splitlines()[0]
     terminalreporter.section("emulated Pi: figures (one run; the machine is shared, so noisy)")
     for name, value in FIGURES.items():
         terminalreporter.write_line(f"{name}: {value}")

@@ -10,8 +10,8 @@ PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
 bash "$HERE/host-deps.sh"
 t0=$EPOCHREALTIME
 TAVOLA_SYSTEM_IMAGE="$(bash "$HERE/build-image.sh" | tail -1)"
-export TAVOLA_SYSTEM_IMAGE
-printf 'system-test: image %s (ready in %.0f s)\n' "$TAVOLA_SYSTEM_IMAGE" \
-  "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')"
+TAVOLA_SYSTEM_IMAGE_S="$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')"
+export TAVOLA_SYSTEM_IMAGE TAVOLA_SYSTEM_IMAGE_S
+echo "system-test: image $TAVOLA_SYSTEM_IMAGE (ready in $TAVOLA_SYSTEM_IMAGE_S s)"
 cd "$REPO"
 exec "$PYTHON" -m pytest tests/system -p no:cacheprovider "$@"

@@ -220,7 +220,11 @@ def configure_the_table(guest: Guest) -> None:
 def test_systemd_starts_it_ready_with_watchdog_pings(guest: Guest, table: Table) -> None:
     assert STATE.get("installed"), "install.sh failed (see the test before)"
     configure_the_table(guest)
-    sh_ok(guest, "systemctl restart tavola", timeout=180)  # Type=notify: waits for READY=1
+    started = guest.sh("systemctl restart tavola", timeout=180)  # Type=notify: until READY=1
+    if started.rc != 0:
+        journal = sh_ok(guest, "journalctl -b -u tavola -o cat --no-pager | tail -40").out
+        raise AssertionError(f"systemd could not start the table: {started.err}\n"
+                             f"its journal:\n{journal}")
     show = sh_ok(guest, "systemctl show tavola -p ActiveState,SubState,StatusText,"
                         "MainPID,WatchdogUSec,ExecMainStatus").out
     props = dict(line.split("=", 1) for line in show.splitlines() if "=" in line)
@@ -466,6 +470,13 @@ def test_the_hardening_holds_in_the_guest(guest: Guest) -> None:
     assert links.count(": ") >= 1 and "eth" not in links and "enp" not in links
     cwd = sh_ok(guest, f"readlink /proc/{pid}/cwd").out.strip()
     assert cwd == "/var/lib/tavola"
+    # Every yes/no-style option of the unit, as the guest's systemd holds it for the service.
+    unit = (REPO / "systemd/tavola.service").read_text()
+    options = dict(re.findall(r"^(\w+)=(yes|no|strict|invisible|private|native)$", unit, re.M))
+    assert len(options) >= 15, options
+    show = sh_ok(guest, "systemctl show tavola -p " + ",".join(options)).out
+    held = dict(line.split("=", 1) for line in show.splitlines() if "=" in line)
+    assert {k: held.get(k) for k in options} == options
     exposure = sh_ok(guest, "systemd-analyze security tavola --no-pager | tail -1").out
     m = re.search(r"Overall exposure level for tavola\.service: (\d+\.\d+)", exposure)
     assert m and float(m.group(1)) <= 1.0, exposure
