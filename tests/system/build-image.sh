@@ -21,8 +21,8 @@ GUEST="$HERE/guest"
 source "$HERE/lib.sh"
 SUITE=bookworm
 IMG_SIZE=3G
-# Pi OS Lite's base that the tests lean on (systemd, udev, Python 3, sudo, CA certificates;
-# no compiler, no python3-dev, no python3-venv), Debian's kernel, and tools to read the guest.
+# A base like Pi OS Lite's, as far as install.sh cares (systemd, udev, Python 3, sudo, CA
+# certificates; no compiler, no python3-dev), Debian's kernel, and tools to read the guest.
 PKGS=systemd,systemd-sysv,udev,kmod,dbus,python3,ca-certificates,sudo,iproute2,procps,linux-image-arm64,gpiod,less
 FORCE=0
 case "${1:-}" in

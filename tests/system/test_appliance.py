@@ -176,7 +176,7 @@ def test_install_sh_installs_and_starts_the_unit_as_a_user_would(guest: Guest) -
     assert "installed, but the service did not start" in r.err, str(r)
     assert "/dev/spidev0.0 does not exist: enable SPI" in r.err, str(r)
     assert "sudo systemctl restart tavola" in r.err
-    # Nothing was compiled: Pi OS Lite has no compiler, and the default install needs none.
+    # Nothing was compiled: the root has no compiler (nor python3-dev), and needs none.
     assert guest.sh("command -v gcc cc").rc != 0
     sh_ok(guest, "test -x /opt/tavola/venv/bin/tavola")
     assert sh_ok(guest, "systemctl is-enabled tavola").out.strip() == "enabled"
@@ -220,6 +220,10 @@ def configure_the_table(guest: Guest) -> None:
 def test_systemd_starts_it_ready_with_watchdog_pings(guest: Guest, table: Table) -> None:
     assert STATE.get("installed"), "install.sh failed (see the test before)"
     configure_the_table(guest)
+    # This guest has no Pi GPIO registers: a stand-in /dev/gpiomem with the numbers of its
+    # hardware RNG (harmless to read), made before the start, when DeviceAllow= is resolved.
+    sh_ok(guest, "mknod -m 0660 /dev/gpiomem c $((0x$(stat -c %t /dev/hwrng))) "
+                 "$((0x$(stat -c %T /dev/hwrng))) && chgrp gpio /dev/gpiomem")
     started = guest.sh("systemctl restart tavola", timeout=180)  # Type=notify: until READY=1
     if started.rc != 0:
         journal = sh_ok(guest, "journalctl -b -u tavola -o cat --no-pager | tail -40").out
@@ -468,6 +472,23 @@ def test_the_hardening_holds_in_the_guest(guest: Guest) -> None:
     assert sh_ok(guest, f"{inside} ls -A /home").out.strip() == ""  # ProtectHome
     links = sh_ok(guest, f"{inside} ip -o link").out
     assert links.count(": ") >= 1 and "eth" not in links and "enp" not in links
+    # DevicePolicy=closed, seen from inside the service's cgroup, as the tavola user: the
+    # stand-in /dev/gpiomem opens (DeviceAllow=/dev/gpiomem), a node of no device is refused
+    # by the cgroup (EPERM) before its driver could say ENXIO (misc 240: "local use").
+    sh_ok(guest, "test -e /dev/tavola-nodev || mknod -m 0666 /dev/tavola-nodev c 10 240")
+    cgroup = "/sys/fs/cgroup/system.slice/tavola.service/cgroup.procs"
+
+    def open_inside(dev: str) -> Result:
+        return guest.sh(f"sh -c 'echo $$ > {cgroup} && exec nsenter -t {pid} -m -- setpriv "
+                        "--reuid tavola --regid tavola --init-groups "
+                        f"dd if={dev} of=/dev/null bs=1 count=1 status=none'")
+
+    gpiomem = open_inside("/dev/gpiomem")
+    assert gpiomem.rc == 0, f"/dev/gpiomem refused in the service: {gpiomem}"
+    nodev = open_inside("/dev/tavola-nodev")
+    assert nodev.rc != 0 and "Operation not permitted" in nodev.err, str(nodev)
+    outside = guest.sh("dd if=/dev/tavola-nodev of=/dev/null bs=1 count=1 status=none")
+    assert "No such device" in outside.err, str(outside)  # what the driver says, uncaged
     cwd = sh_ok(guest, f"readlink /proc/{pid}/cwd").out.strip()
     assert cwd == "/var/lib/tavola"
     # Every yes/no-style option of the unit, as the guest's systemd holds it for the service.

@@ -1,7 +1,7 @@
-"""`systemd/install.sh` on a 64-bit Raspberry Pi OS Lite userland: an arm64 root in a chroot.
+"""`systemd/install.sh` on a 64-bit Pi OS Lite-like userland: an arm64 root in a chroot.
 
-The root is the guest image's own (`root.tar`: Debian bookworm arm64, no compiler, no
-python3-dev, as on Pi OS Lite), unpacked afresh; its programs run under qemu-user.
+The root is the guest image's own (`root.tar`: Debian bookworm arm64 with no compiler and
+no python3-dev), unpacked afresh; its programs run under qemu-user.
 There is no systemd in a chroot, so the installer's systemctl and udev steps are
 skipped; the guest boots and runs them (test_appliance.py). Pi OS's own archive
 (python3-lgpio) is out of reach here: the installer takes lgpio's wheel from PyPI,
