@@ -1,11 +1,12 @@
-# The two commands a newcomer needs: `make demo` and `make test`.
+# The two commands a newcomer needs: `make demo` and `make test`; `make system-test`
+# boots the emulated Pi (tests/system, docs/system-test.md).
 # Both create .venv from pyproject.toml when it is missing or out of date.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test system-test bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +22,9 @@ test: $(STAMP)
 	bash scripts/micropython.sh
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+system-test: $(STAMP)
+	bash tests/system/run.sh
 
 bench: $(STAMP)
 	bash scripts/micropython.sh || echo "bench: no MicroPython; the firmware figures will say so"

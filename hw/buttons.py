@@ -37,6 +37,7 @@ from typing import Any
 
 from hw.config import ButtonSpec, HwConfig, Timing
 from hw.events import InputEvent, Kind
+from hw.pi import lgpio_workdir
 
 Clock = Callable[[], float]
 _STOP = object()
@@ -205,6 +206,7 @@ def resolve_pin_factory(name: str | None) -> Any:
 
     None means gpiozero's own default (which reads the environment variable itself).
     """
+    lgpio_workdir()  # before gpiozero imports lgpio, here or in its default factory
     if os.environ.get("GPIOZERO_PIN_FACTORY") or name is None:
         return None
     if name == "mock":
@@ -237,6 +239,7 @@ class Buttons:
     def __init__(self, specs: Iterable[ButtonSpec] | HwConfig, *, timing: Timing | None = None,
                  pin_factory: Any = None, clock: Clock = time.monotonic,
                  events: queue.Queue[InputEvent] | None = None, thread: bool = True) -> None:
+        lgpio_workdir()
         from gpiozero import DigitalInputDevice
         from gpiozero.exc import GPIOZeroError
 

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs beyond Python: systemd-analyze (unit checks),
-# socat (pairs of real ptys) and Node.js with npm (MicroPython's WebAssembly port). Idempotent and quiet when everything is there.
+# Debian packages the tests need beyond Python. With no arguments, what `make test` uses:
+# systemd-analyze (unit checks), socat (pairs of real ptys) and Node.js with npm
+# (MicroPython's WebAssembly port). Arguments name other COMMAND=PACKAGE pairs
+# (tests/system/host-deps.sh). Idempotent and quiet when every command is there;
+# installs without recommended packages.
 set -euo pipefail
+(($#)) || set -- systemd-analyze=systemd socat=socat node=nodejs npm=npm
 need=()
-command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)
-command -v socat >/dev/null 2>&1 || need+=(socat)
-command -v node >/dev/null 2>&1 || need+=(nodejs)
-command -v npm >/dev/null 2>&1 || need+=(npm)
+for pair in "$@"; do
+  command -v "${pair%%=*}" >/dev/null 2>&1 || need+=("${pair#*=}")
+done
 if ((${#need[@]})); then
   if [[ $EUID -ne 0 ]]; then
     echo "system-deps: please install ${need[*]} (sudo apt-get install ${need[*]})" >&2
@@ -14,5 +17,6 @@ if ((${#need[@]})); then
   fi
   echo "system-deps: installing ${need[*]}"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" \
+    >/dev/null
 fi

@@ -3,13 +3,14 @@
 # running it again upgrades the code and keeps the config and the game journal.
 #
 #   sudo systemd/install.sh              install or upgrade, enable and start
-#   sudo systemd/install.sh --pwm        also install the root drop-in for the PWM LED backend
+#   sudo systemd/install.sh --pwm        also the PWM LED backend: rpi-ws281x (compiled here,
+#                                        with gcc and python3-dev) and its root drop-in
 #   sudo systemd/install.sh --uninstall  stop and remove the service and the code;
 #                                        keeps /var/lib/tavola (games) and /etc/tavola (config)
 #
 # For tests and image builds: TAVOLA_ROOT installs under another root, TAVOLA_SKIP lists
 # steps to skip (apt, user, systemctl, udev), TAVOLA_PIP_ARGS adds pip options and
-# TAVOLA_EXTRAS replaces the Pi extras ("pi": rpi-ws281x, lgpio) off a Pi.
+# TAVOLA_EXTRAS replaces the Pi extras ("pi": lgpio and spidev; "pi,pwm" with --pwm).
 set -euo pipefail
 
 ROOT="${TAVOLA_ROOT:-}"
@@ -27,7 +28,7 @@ for arg in "$@"; do
   case "$arg" in
     --pwm) PWM=1 ;;
     --uninstall) ACTION=uninstall ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +56,16 @@ fi
 if ! skip apt; then
   say "installing Debian packages"
   apt-get update -qq
-  apt-get install -y -qq python3 python3-venv python3-lgpio >/dev/null
+  # spidev has no wheel for the Pi: the distribution's build saves compiling it. lgpio
+  # is Raspberry Pi OS's python3-lgpio where the archive has it, else PyPI's wheel.
+  packages=(python3 python3-venv python3-spidev)
+  if apt-cache policy python3-lgpio 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    packages+=(python3-lgpio)
+  fi
+  # rpi-ws281x (the PWM backend) is published as source only: it compiles on the Pi.
+  if [[ $PWM == 1 ]]; then packages+=(gcc libc6-dev python3-dev); fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${packages[@]}" >/dev/null
 fi
 
 if ! skip user; then
@@ -73,8 +83,10 @@ fi
 say "installing the code into $PREFIX/venv"
 mkdir -p "$PREFIX"
 [[ -x "$PREFIX/venv/bin/python" ]] || python3 -m venv --system-site-packages "$PREFIX/venv"
+EXTRAS=pi
+if [[ $PWM == 1 ]]; then EXTRAS=pi,pwm; fi
+EXTRAS="${TAVOLA_EXTRAS-$EXTRAS}"
 # shellcheck disable=SC2086
-EXTRAS="${TAVOLA_EXTRAS-pi}"
 "$PREFIX/venv/bin/python" -m pip install --quiet ${TAVOLA_PIP_ARGS:-} "$SRC${EXTRAS:+[$EXTRAS]}"
 
 install -d -m 0755 "$ETC"
@@ -94,11 +106,21 @@ fi
 install -D -m 0644 "$SRC/systemd/99-tavola.rules" "$RULES_DIR/99-tavola.rules"
 
 skip user || chown -R tavola:tavola "$STATE"
-skip udev || { udevadm control --reload-rules && udevadm trigger; }
+# The service opens the GPIO chip as soon as it starts: let udev give it to the gpio
+# group first, or the first start fails on a root-only /dev/gpiochip0.
+skip udev || { udevadm control --reload-rules && udevadm trigger && udevadm settle; }
 if ! skip systemctl; then
   systemctl daemon-reload
   systemctl enable tavola.service
-  systemctl restart tavola.service
+  if ! systemctl restart tavola.service 2>/dev/null; then
+    # Installed, but the table cannot start yet (SPI off, a strip unplugged, a config
+    # error): say why, from its own log, and what to do next.
+    echo "install.sh: installed, but the service did not start:" >&2
+    journalctl -u tavola.service -b -p err -n 3 -o cat --no-pager >&2 || true
+    echo "install.sh: fix that (the config is $ETC/tavola.toml), then run:" \
+      "sudo systemctl restart tavola" >&2
+    exit 1
+  fi
   say "started: follow it with journalctl -u tavola -f"
 fi
 say "done"

@@ -9,6 +9,7 @@ our own gamma and brightness run and the library's are left at identity.
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 from pathlib import Path
@@ -67,9 +68,8 @@ class Ws281xStrip(ByteStrip):
         try:
             self._strip.begin()
         except RuntimeError as e:
-            raise StripError(f"rpi_ws281x could not start: {e}; check that audio is off "
-                             "(dtparam=audio=off) for PWM, that dma is 10, and that nothing "
-                             "else drives the pin") from None
+            _forget(self._strip)
+            raise StripError(begin_failed(str(e), PINS[pin], model)) from None
         self._four = len(order) == 4
 
     def _send(self, data: bytes) -> None:
@@ -78,6 +78,33 @@ class Ws281xStrip(ByteStrip):
         for i, c in enumerate(colours):
             set_pixel(i, c)
         self._strip.show()
+
+
+def begin_failed(error: str, mode: str, model: str) -> str:
+    """The message for a failed `begin()`, with the hint that fits the error and the mode."""
+    if "Hardware revision is not supported" in error:
+        return (f"rpi_ws281x could not start: {error}: this rpi_ws281x does not know the "
+                f"{model} (some Pi 3 revisions); upgrade it (pip install -U rpi-ws281x) or "
+                'set backend = "spi" in [strip] and wire the strip to GPIO10')
+    if mode == "SPI":
+        hint = ("check that SPI is enabled and that the user may open /dev/spidev0.0 and "
+                "/dev/gpiomem (the spi and gpio groups)")
+    else:
+        hint = ("check that audio is off (dtparam=audio=off) for PWM, that dma is 10, and "
+                "that nothing else drives the pin")
+    return f"rpi_ws281x could not start: {error}; {hint}"
+
+
+def _forget(strip: Any) -> None:
+    """Drop a PixelStrip whose begin() failed without letting its exit hook run.
+
+    PixelStrip registers `_cleanup` with atexit, which calls ws2811_fini; after a failed
+    ws2811_init that dereferences a device never set up, and the process dies at exit
+    with a segfault (status 139) instead of reporting the error.
+    """
+    cleanup = getattr(strip, "_cleanup", None)
+    if cleanup is not None:
+        atexit.unregister(cleanup)
 
 
 def _colour_ints(data: bytes, k: int) -> list[int]:

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `make system-test`: the host's packages, the guest image (built once, then cached
+# outside the clone), then the system tests against it. Exit status: pytest's.
+#
+#   tests/system/run.sh [PYTEST ARGS...]     e.g. -k install, or -x
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/../.." && pwd)"
+PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
+bash "$HERE/host-deps.sh"
+t0=$EPOCHREALTIME
+TAVOLA_SYSTEM_IMAGE="$(bash "$HERE/build-image.sh" | tail -1)"
+TAVOLA_SYSTEM_IMAGE_S="$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')"
+export TAVOLA_SYSTEM_IMAGE TAVOLA_SYSTEM_IMAGE_S
+echo "system-test: image $TAVOLA_SYSTEM_IMAGE (ready in $TAVOLA_SYSTEM_IMAGE_S s)"
+cd "$REPO"
+exec "$PYTHON" -m pytest tests/system -p no:cacheprovider "$@"
