@@ -509,6 +509,9 @@ class StrozziState(State):
             return "Turn a new progress token face up."
         return "The game is over."
 
+    def is_notation(self, text: str) -> bool:
+        return text.partition(" ")[0] in VERBS
+
     def explain(self, text: str) -> str | None:
         verb, _, arg = text.partition(" ")
         r = self.rules
@@ -652,7 +655,7 @@ class StrozziState(State):
         return broken
 
 
-class StrozziGame(Game):
+class StrozziGame(Game[StrozziState]):
     name = "strozzi"
     title = "Strozzi"
     state_class = StrozziState
@@ -661,18 +664,16 @@ class StrozziGame(Game):
     max_players = 6
     options = (
         Option(
-            "first", 0, "seat index of the starting player (the table chooses)", choices=range(6)
+            "first",
+            0,
+            "seat index of the starting player (the table chooses)",
+            choices=range(6),
+            seat=True,
         ),
     )
 
-    def new_state(
-        self,
-        players: int,
-        seed: int = 0,
-        options: Mapping[str, Any] | None = None,
-        data: GameData | None = None,
-    ) -> StrozziState:
-        opts = self.resolve_options(players, options)
-        if opts["first"] >= players:
-            raise ValueError(f"option first must be a seat below {players}")
-        return StrozziState(players, seed, opts, data or self.data())
+    def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
+        """The tagged pieces: every ship card once, each progress token with its count."""
+        rules = rules_for(data)
+        ships = [(f"draw {i}", 1) for i in sorted(rules.ships)]
+        return ships + [(f"reveal {name}", n) for name, n in rules.token_counts.items()]
