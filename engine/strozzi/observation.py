@@ -14,10 +14,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.core import Observation
 
-from .rules import Payout, PortEntry, Rules, Ship, Token
-
-if TYPE_CHECKING:
-    from .rules import StrozziState
+if TYPE_CHECKING:  # the rules import this module; the names are for annotations only
+    from .rules import Payout, PortEntry, Rules, Ship, StrozziState, Token
 
 
 class Track(NamedTuple):
@@ -92,30 +90,30 @@ def observe(state: StrozziState, seat: int | None) -> StrozziObservation:
     """Build the observation of `state` for `seat` (None: the public table)."""
     r = state.rules
     n = state.players
+    seats = range(n)
     tracks = []
-    for c, city in enumerate(r.cities):
-        pos, stamp = state.pos[c], state.stamp[c]
-        order = tuple(sorted(range(n), key=lambda s: (-pos[s], stamp[s])))
-        tracks.append(Track(city, tuple(pos), order))
+    for city, pos, stamp in zip(r.cities, state.pos, state.stamp, strict=True):
+        order = sorted(seats, key=lambda s: (-pos[s], stamp[s]))
+        tracks.append(Track(city, tuple(pos), tuple(order)))
     if state.phase == "pirates":
         on_ship: FlagOnShip | None = FlagOnShip(state.flagger, state.flag)
     elif state.taker >= 0:
         on_ship = FlagOnShip(state.taker, state.taker_flag)
     else:
         on_ship = None
-    tokens = r.tokens
-    public = dict(
-        state._observed(seat),
+    token = r.tokens.__getitem__
+    public = state._observed(seat)
+    public.update(
         rules=r,
         active=state.active,
         ship=r.ships.get(state.ship),
         flag_on_ship=on_ship,
         taker=state.taker if state.taker >= 0 else None,
-        flags=tuple(tuple(f) for f in state.flags),
+        flags=tuple(map(tuple, state.flags)),
         tracks=tuple(tracks),
-        ports=tuple(Port(name, tuple(q)) for name, q in zip(r.ports, state.ports, strict=True)),
-        face_up=tuple(tokens[t] for t in state.face_up),
-        tokens=tuple(tuple(tokens[t] for t in held) for held in state.tokens),
+        ports=tuple(map(Port, r.ports, map(tuple, state.ports))),
+        face_up=tuple(map(token, state.face_up)),
+        tokens=tuple(tuple(map(token, held)) for held in state.tokens),
         pile=sum(state.pile.values()),
         ships_seen=tuple(sorted(state.seen)),
         deck_left=r.deck_size(n) - state.drawn,

@@ -39,6 +39,8 @@ from engine.core import (
     tuples,
 )
 
+from .observation import observe
+
 # --- the flow of a game, as in the rulebook's table of contents ------------------
 PHASES = [
     "setup",  # Setup: three progress tokens are turned face up
@@ -844,8 +846,6 @@ class StrozziState(State):
         return self.round
 
     def _observe(self, seat: int | None) -> Observation:
-        from .observation import observe
-
         return observe(self, seat)
 
     # --- invariants ----------------------------------------------------------------
