@@ -179,12 +179,10 @@ class Fields:
         both.entries = {**self.entries, **other.entries}
         return both
 
-    def names(self) -> list[str]:
-        return list(self.entries)
-
     def compile(self, owner: str) -> dict[str, Callable[..., Any]]:
         """`_fields`, `_load_fields` and `clone` for a class, from generated source."""
         env: dict[str, Any] = {"_new": object.__new__, "_missing": _missing}
+        required: list[str] = []
         copy_lines = [
             "new = _new(type(self))",
             "new.__dict__.update(self.__dict__)",
@@ -209,12 +207,14 @@ class Fields:
                 continue
             dump_lines.append(f"d[{name!r}] = {dump.format(v=attr)}")
             if entry.default is MISSING:
+                required.append(name)
                 raw = f"d[{name!r}]"
             else:
                 env[f"_default_{name}"] = entry.default
                 raw = f"d.get({name!r}, _default_{name})"
             load_lines.append(f"self.{name} = {load.format(v=raw)}")
         copy_lines.append("return new")
+        env["_required"] = tuple(required)
         source = "\n".join(
             [
                 "def clone(self):",
@@ -224,10 +224,10 @@ class Fields:
                 *(f"    {line}" for line in dump_lines),
                 "    return d",
                 "def _load_fields(self, d):",
-                "    try:",
-                *(f"        {line}" for line in load_lines or ["pass"]),
-                "    except KeyError as exc:",
-                f"        raise _missing({owner!r}, exc.args[0]) from None",
+                "    for key in _required:",
+                "        if key not in d:",
+                f"            raise _missing({owner!r}, key)",
+                *(f"    {line}" for line in load_lines),
             ]
         )
         exec(compile(source, f"<fields of {owner}>", "exec"), env)  # our own source, as dataclasses

@@ -232,3 +232,36 @@ def test_a_hand_written_method_is_not_replaced() -> None:
     state = OwnClone(1, 0, {}, DATA)
     assert state.clone() is state
     assert state._fields()["other"] == 1
+
+
+def _dump_solo(state: MergedState) -> dict[str, Any]:
+    return {"solo_cards": list(state.solo)} if state.solo is not None else {}
+
+
+def _load_solo(state: MergedState, d: Mapping[str, Any]) -> None:
+    state.solo = list(d["solo_cards"]) if "solo_cards" in d else None
+
+
+class MergedState(ToyState):
+    """A part only some games have, stored as top-level keys (a solo opponent's deck)."""
+
+    FIELDS = Fields(
+        solo=Field(OPTIONAL, saved=False),
+        solo_part=Stored(dump=_dump_solo, load=_load_solo, merge=True),
+    )
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
+        super().__init__(players, seed, options, data)
+        self.solo: list[int] | None = [1, 2] if players == 1 else None
+
+
+def test_a_merged_part_adds_its_keys_only_where_it_exists() -> None:
+    solo, duo = MergedState(1, 0, {}, DATA), MergedState(2, 0, {}, DATA)
+    assert solo._fields()["solo_cards"] == [1, 2] and "solo_part" not in solo._fields()
+    assert "solo_cards" not in duo._fields()
+    back = MergedState(1, 0, {}, DATA)
+    back.solo = None
+    back._load_fields(solo._fields())
+    assert back.solo == [1, 2]
+    copy = solo.clone()
+    assert copy.solo is not None and copy.solo is not solo.solo
