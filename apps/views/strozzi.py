@@ -38,35 +38,10 @@ class StrozziView(View):
     def render(self, state: State, ctx: ViewContext) -> Frame:
         obs = _table(state)
         frame: Frame = {}
-        colours = ctx.colours
-        last_space = obs.rules.last_space
-        for track in obs.tracks:
-            for space in range(last_space + 1):
-                seats = track.on(space)
-                frame[f"strozzi.track.{track.city}.{space}"] = [colours[s] for s in seats] + [
-                    OFF
-                ] * (SLOTS - len(seats))
-        for port in obs.ports:
-            for slot in range(SLOTS):
-                frame[f"strozzi.port.{port.name}.{slot + 1}"] = (
-                    colours[port.ships[slot].seat] if slot < len(port.ships) else OFF
-                )
-        for i in range(3):
-            if i >= len(obs.face_up):
-                frame[f"strozzi.token.{i + 1}"] = OFF
-            else:
-                token = obs.face_up[i]
-                colour = CATEGORY[token.category]
-                frame[f"strozzi.token.{i + 1}"] = colour if token.value == 2 else dim(colour, 0.4)
-        ship = obs.ship
-        bar: list[Colour] = [OFF] * SAIL_LEDS
-        if ship is not None:
-            for i in range(min(ship.sails, SAIL_LEDS)):
-                bar[i] = SAIL
-            flagged = obs.flag_on_ship
-            if flagged is not None and flagged.flag == "plus" and ship.sails < SAIL_LEDS:
-                bar[ship.sails] = PLUS_SAIL
-        frame["strozzi.ship.sails"] = bar
+        _tracks(obs, ctx.colours, frame)
+        _ports(obs, ctx.colours, frame)
+        _tokens(obs, frame)
+        frame["strozzi.ship.sails"] = _sails(obs)
         for player, left in enumerate(obs.flags):
             frame[f"seat.{ctx.seat_of(player)}.flags"] = [
                 FLAG[f] if f in left else OFF for f in obs.rules.flags
@@ -122,6 +97,50 @@ class StrozziView(View):
                 element = f"strozzi.track.{event['city']}.{event['space']}"
             steps.append({element: colour, seat: colour})
         return steps
+
+
+def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -> None:
+    """Each city's spaces: the markers on it, left to right, then dark slots."""
+    for track in obs.tracks:
+        for space in range(obs.rules.last_space + 1):
+            seats = track.on(space)
+            lit = [colours[s] for s in seats]
+            frame[f"strozzi.track.{track.city}.{space}"] = lit + [OFF] * (SLOTS - len(seats))
+
+
+def _ports(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -> None:
+    """Each port's ships, fastest at slot 1, in their owners' colours."""
+    for port in obs.ports:
+        for slot in range(SLOTS):
+            on = slot < len(port.ships)
+            frame[f"strozzi.port.{port.name}.{slot + 1}"] = (
+                colours[port.ships[slot].seat] if on else OFF
+            )
+
+
+def _tokens(obs: StrozziObservation, frame: Frame) -> None:
+    """The face-up progress tokens by category colour, a value-1 token dimmed."""
+    for i in range(3):
+        if i >= len(obs.face_up):
+            frame[f"strozzi.token.{i + 1}"] = OFF
+            continue
+        token = obs.face_up[i]
+        colour = CATEGORY[token.category]
+        frame[f"strozzi.token.{i + 1}"] = colour if token.value == 2 else dim(colour, 0.4)
+
+
+def _sails(obs: StrozziObservation) -> list[Colour]:
+    """The ship in play's sails, with the +1 of a +1 flag lying on it in green."""
+    bar: list[Colour] = [OFF] * SAIL_LEDS
+    ship = obs.ship
+    if ship is None:
+        return bar
+    for i in range(min(ship.sails, SAIL_LEDS)):
+        bar[i] = SAIL
+    flagged = obs.flag_on_ship
+    if flagged is not None and flagged.flag == "plus" and ship.sails < SAIL_LEDS:
+        bar[ship.sails] = PLUS_SAIL
+    return bar
 
 
 def _table(state: State) -> StrozziObservation:

@@ -182,7 +182,6 @@ class Fields:
     def compile(self, owner: str) -> dict[str, Callable[..., Any]]:
         """`_fields`, `_load_fields` and `clone` for a class, from generated source."""
         env: dict[str, Any] = {"_new": object.__new__, "_missing": _missing}
-        required: list[str] = []
         copy_lines = [
             "new = _new(type(self))",
             "new.__dict__.update(self.__dict__)",
@@ -190,29 +189,19 @@ class Fields:
         ]
         dump_lines: list[str] = []
         load_lines: list[str] = []
+        required: list[str] = []
         for name, entry in self.entries.items():
             if isinstance(entry, Stored):
-                env[f"_dump_{name}"], env[f"_load_{name}"] = entry.dump, entry.load
-                if entry.merge:
-                    dump_lines.append(f"d.update(_dump_{name}(self))")
-                else:
-                    dump_lines.append(f"d[{name!r}] = _dump_{name}(self)")
-                load_lines.append(f"_load_{name}(self, d)")
+                self._stored_lines(name, entry, env, dump_lines, load_lines)
                 continue
             copy, dump, load = self._templates(name, entry.kind, env)
             attr = f"self.{name}"
             if copy is not None:
                 copy_lines.append(f"new.{name} = {copy.format(v=attr)}")
-            if not entry.saved:
-                continue
-            dump_lines.append(f"d[{name!r}] = {dump.format(v=attr)}")
-            if entry.default is MISSING:
-                required.append(name)
-                raw = f"d[{name!r}]"
-            else:
-                env[f"_default_{name}"] = entry.default
-                raw = f"d.get({name!r}, _default_{name})"
-            load_lines.append(f"self.{name} = {load.format(v=raw)}")
+            if entry.saved:
+                dump_lines.append(f"d[{name!r}] = {dump.format(v=attr)}")
+                raw = self._raw(name, entry, env, required)
+                load_lines.append(f"self.{name} = {load.format(v=raw)}")
         copy_lines.append("return new")
         env["_required"] = tuple(required)
         source = "\n".join(
@@ -232,6 +221,26 @@ class Fields:
         )
         exec(compile(source, f"<fields of {owner}>", "exec"), env)  # our own source, as dataclasses
         return {k: env[k] for k in ("clone", "_fields", "_load_fields")}
+
+    @staticmethod
+    def _stored_lines(
+        name: str, entry: Stored, env: dict[str, Any], dump_lines: list[str], load_lines: list[str]
+    ) -> None:
+        env[f"_dump_{name}"], env[f"_load_{name}"] = entry.dump, entry.load
+        if entry.merge:
+            dump_lines.append(f"d.update(_dump_{name}(self))")
+        else:
+            dump_lines.append(f"d[{name!r}] = _dump_{name}(self)")
+        load_lines.append(f"_load_{name}(self, d)")
+
+    @staticmethod
+    def _raw(name: str, entry: Field, env: dict[str, Any], required: list[str]) -> str:
+        """The expression reading a field from the record `d`, with its default if any."""
+        if entry.default is MISSING:
+            required.append(name)
+            return f"d[{name!r}]"
+        env[f"_default_{name}"] = entry.default
+        return f"d.get({name!r}, _default_{name})"
 
     @staticmethod
     def _templates(

@@ -43,10 +43,15 @@ class Option:
             allowed = ", ".join(map(str, self.choices))
             raise ValueError(f"option {self.name} must be one of {allowed} (got {value!r})")
         if self.seat and players is not None and isinstance(value, int) and value >= players:
-            named = [repr(c) for c in self.choices or () if not isinstance(c, int)]
-            either = f"{' or '.join(named)} or " if named else ""
-            raise ValueError(f"option {self.name} must be {either}a seat below {players}")
+            raise ValueError(
+                f"option {self.name} must be {self._other_choices()}a seat below {players}"
+            )
         return value
+
+    def _other_choices(self) -> str:
+        """The choices that are not seat numbers, as words before "a seat" ('random' or)."""
+        named = [repr(c) for c in self.choices or () if not isinstance(c, int)]
+        return f"{' or '.join(named)} or " if named else ""
 
 
 def seat_name(player: int) -> str:

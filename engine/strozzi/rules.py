@@ -144,30 +144,11 @@ class Rules:
     @classmethod
     def from_data(cls, data: GameData) -> Rules:
         ports = tuple(data["cities"]["ports"])
-        cities = tuple(data["cities"]["all"])
-        ships: dict[int, Ship] = {}
-        for group in ("ships_example", "ships"):
-            for card in data[group]["cards"]:
-                goods = tuple(int(card["goods"].get(p, 0)) for p in ports)
-                ship = Ship(
-                    int(card["id"]),
-                    int(card["sails"]),
-                    goods,
-                    int(card["scrolls"]),
-                    bool(card["token"]),
-                )
-                ships[ship.id] = ship
         counts = dict(data["progress_tokens"]["counts"])
-        tokens: dict[str, Token] = {}
-        for name in counts:
-            parts = name.split("-")
-            port = parts[2] if len(parts) > 2 else None
-            if port is not None and port not in ports:
-                raise ValueError(f"progress token {name}: {port} is not a port")
-            tokens[name] = Token(name, parts[0], int(parts[1]), port)
+        ships = {s.id: s for g in ("ships_example", "ships") for s in _ships(data[g], ports)}
         return cls(
             ports=ports,
-            cities=cities,
+            cities=tuple(data["cities"]["all"]),
             flags=tuple(data["flags"]["kinds"]),
             rounds=int(data["rounds"]["count"]),
             ships=MappingProxyType(ships),
@@ -179,7 +160,7 @@ class Rules:
             progress_points=tuple(data["progress_scoring"]["points"]),
             categories=tuple(data["progress_scoring"]["categories"]),
             token_counts=MappingProxyType(counts),
-            tokens=MappingProxyType(tokens),
+            tokens=MappingProxyType({name: _token(name, ports) for name in counts}),
             draw_texts=MappingProxyType({i: f"draw {i}" for i in sorted(ships)}),
         )
 
@@ -194,6 +175,28 @@ class Rules:
         """The tagged pieces: every ship card once, each progress token with its count."""
         ships = [(f"draw {i}", 1) for i in sorted(self.ships)]
         return ships + [(f"reveal {name}", n) for name, n in self.token_counts.items()]
+
+
+def _ships(group: Any, ports: tuple[str, ...]) -> list[Ship]:
+    return [
+        Ship(
+            int(card["id"]),
+            int(card["sails"]),
+            tuple(int(card["goods"].get(p, 0)) for p in ports),
+            int(card["scrolls"]),
+            bool(card["token"]),
+        )
+        for card in group["cards"]
+    ]
+
+
+def _token(name: str, ports: tuple[str, ...]) -> Token:
+    """`arts-1-venice`: category, value, and the port whose marker a value-1 token moves."""
+    parts = name.split("-")
+    port = parts[2] if len(parts) > 2 else None
+    if port is not None and port not in ports:
+        raise ValueError(f"progress token {name}: {port} is not a port")
+    return Token(name, parts[0], int(parts[1]), port)
 
 
 _RULES: dict[str, Rules] = {}
@@ -850,33 +853,54 @@ class StrozziState(State):
 
     # --- invariants ----------------------------------------------------------------
     def invariants(self) -> list[str]:
-        r = self.rules
         broken: list[str] = []
-        n = self.players
         if any(m < 0 for m in self.money):
             broken.append("negative money")
+        broken += self._track_invariants()
+        broken += self._token_invariants()
+        broken += self._ship_invariants()
+        return broken
+
+    def _track_invariants(self) -> list[str]:
+        r = self.rules
+        broken = []
         for c, city in enumerate(r.cities):
             if any(not 0 <= p <= r.last_space for p in self.pos[c]):
                 broken.append(f"marker off the {city} track")
-            if len(set(self.stamp[c])) != n:
+            if len(set(self.stamp[c])) != self.players:
                 broken.append(f"two markers share an arrival order in {city}")
+        return broken
+
+    def _token_invariants(self) -> list[str]:
+        broken = []
         held = sum(len(t) for t in self.tokens)
-        if sum(self.pile.values()) + len(self.face_up) + held != sum(r.token_counts.values()):
+        total = sum(self.rules.token_counts.values())
+        if sum(self.pile.values()) + len(self.face_up) + held != total:
             broken.append("progress tokens not conserved")
         if any(c < 0 for c in self.pile.values()) or len(self.face_up) > 3:
             broken.append("token pile or display out of range")
-        if len(self.seen) != self.drawn or self.drawn > r.deck_size(n):
+        return broken
+
+    def _ship_invariants(self) -> list[str]:
+        r = self.rules
+        broken = []
+        if len(self.seen) != self.drawn or self.drawn > r.deck_size(self.players):
             broken.append("more ships drawn than the round's deck holds")
-        for seat in range(n):
-            placed = sum(1 for q in self.ports for e in q if e.seat == seat)
-            pending = 1 if self.phase == "place" and self.taker == seat else 0
-            if len(r.flags) - len(self.flags[seat]) != placed + pending:
-                broken.append(f"seat {seat + 1}: used flags and placed ships differ")
-            if any(sum(1 for e in q if e.seat == seat) > 1 for q in self.ports):
-                broken.append(f"seat {seat + 1}: two ships in one port")
+        for seat in range(self.players):
+            broken += self._seat_ship_invariants(seat)
         for q in self.ports:
             if any(q[i].speed < q[i + 1].speed for i in range(len(q) - 1)):
                 broken.append("ships out of speed order")
+        return broken
+
+    def _seat_ship_invariants(self, seat: int) -> list[str]:
+        broken = []
+        here = [sum(1 for e in q if e.seat == seat) for q in self.ports]
+        pending = 1 if self.phase == "place" and self.taker == seat else 0
+        if len(self.rules.flags) - len(self.flags[seat]) != sum(here) + pending:
+            broken.append(f"seat {seat + 1}: used flags and placed ships differ")
+        if max(here, default=0) > 1:
+            broken.append(f"seat {seat + 1}: two ships in one port")
         return broken
 
 
