@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -106,49 +105,22 @@ def _string(text: str) -> str:
 
 
 # --- which cards a game has ----------------------------------------------------------------
-def _strozzi(state: State) -> list[tuple[str, int]]:
-    rules = state.rules  # type: ignore[attr-defined]
-    ships = [(f"draw {i}", 1) for i in sorted(rules.ships)]
-    tokens = [(f"reveal {name}", n) for name, n in rules.token_counts.items()]
-    return ships + tokens
-
-
-def _florence(state: State) -> list[tuple[str, int]]:
-    """Scandal cards, schemes, brag tiles, the dial's time and location tokens, solo cards."""
-    t = state.tables  # type: ignore[attr-defined]
-    scandals = [(f"draw {t.nobles[c.noble]} {c.name}", t.copies) for c in t.cards]
-    schemes = [(f"scheme {name}", 1) for name in t.schemes]
-    tiles = [(f"tile {tile.name}", 1) for tile in t.tiles]
-    time = [(f"token time {n}", 1) for n in t.time_tokens]
-    places = [(f"token location {n}", 1) for n in range(1, t.locations + 1)]
-    solo = [(f"solo {n}", 1) for n in range(1, len(t.solo_actions) + 1)]
-    return scandals + schemes + tiles + time + places + solo
-
-
-def _strada_romana(state: State) -> list[tuple[str, int]]:
-    """Ware tiles and wagon tiles; cubes come out of a bag and are picked on the buttons."""
-    b = state.board  # type: ignore[attr-defined]
-    ware = [(f"draw ware {colour}", b.tiles_each) for colour in b.colours]
-    wagons = [(f"wagon {name}", 1) for name in b.wagons]
-    return ware + wagons
-
-
-#: game -> its physical chance pieces as (card, copies). docs/cards.md says how to add one.
-CATALOGUES: dict[str, Callable[[State], list[tuple[str, int]]]] = {
-    "strozzi": _strozzi,
-    "florence": _florence,
-    "strada_romana": _strada_romana,
-}
+def _cards_of(game: str) -> list[tuple[str, int]]:
+    if game not in engine.games():
+        return []
+    g = engine.get(game)
+    return g.card_catalogue(g.data())
 
 
 def catalogue(game: str) -> list[tuple[str, int]]:
-    """The cards a game's components carry, as (card notation, copies in the box)."""
-    if game not in CATALOGUES:
-        known = ", ".join(sorted(CATALOGUES))
+    """The cards a game's components carry, as (card notation, copies in the box): each game
+    lists them itself (`Game.card_catalogue`), so a new game needs nothing here."""
+    cards = _cards_of(game)
+    if not cards:
+        known = ", ".join(g for g in engine.games() if _cards_of(g))
         raise CardError(f"{game} has no card list yet (games with one: {known}); "
                         "docs/cards.md says how to add it")
-    g = engine.get(game)
-    return CATALOGUES[game](g.new_state(g.min_players, seed=0))
+    return cards
 
 
 def demo_ids(game: str) -> dict[str, str]:

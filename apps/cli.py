@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from apps.userdata import use_owner_data
+
+    use_owner_data()  # an owner's corrections to component data apply to every command
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

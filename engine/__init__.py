@@ -8,28 +8,45 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Any
 
-from .core import CHANCE, Action, Event, Game, IllegalAction, State, parse_action
+from .core import (
+    CHANCE,
+    Action,
+    Event,
+    Game,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    Observation,
+    State,
+    UnknownNotation,
+    parse_action,
+)
 
 __all__ = [
     "CHANCE",
     "Action",
     "Event",
     "Game",
+    "GameOver",
     "IllegalAction",
+    "NotYourTurn",
+    "Observation",
     "State",
+    "UnknownNotation",
     "games",
     "get",
     "parse_action",
 ]
 
-_registry: dict[str, Game] | None = None
+_registry: dict[str, Game[Any]] | None = None
 
 
-def _discover() -> dict[str, Game]:
+def _discover() -> dict[str, Game[Any]]:
     global _registry
     if _registry is None:
-        found: dict[str, Game] = {}
+        found: dict[str, Game[Any]] = {}
         for info in pkgutil.iter_modules(__path__):
             if not info.ispkg or info.name == "core":
                 continue
@@ -46,7 +63,7 @@ def games() -> list[str]:
     return list(_discover())
 
 
-def get(name: str) -> Game:
+def get(name: str) -> Game[Any]:
     """The game called `name` (as in `tavola demo NAME`)."""
     registry = _discover()
     key = name.lower().replace("-", "_")

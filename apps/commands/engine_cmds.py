@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from apps.userdata import user_override_path
 from engine.core import PLAYOUT_LIMIT, DataError, IllegalAction, State, derive, play_out
-from engine.core.data import user_override_path
 
 
 def _game_arg(parser: argparse.ArgumentParser) -> None:
@@ -145,7 +145,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_data(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
     try:
-        data = game.load_data(override=args.override)
+        data = game.load_data(override=args.override) if args.override else game.data()
     except DataError as exc:
         print(f"tavola data: {exc}", file=sys.stderr)
         return 1

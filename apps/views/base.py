@@ -94,6 +94,11 @@ class View:
         """Whether these events end a round (the table then shows the scoring)."""
         return any(e.kind in ("round_scored", "game_over") for e in events)
 
+    def in_setup(self, state: State) -> bool:
+        """Whether the table is still being set up (draws for the start position run
+        before the board is laid out); the game says so in its observation."""
+        return state.observe().setup
+
     def seat_active(self, state: State, player: int) -> bool:
         """False for a seat that can no longer act this round (it is shown dimmed)."""
         return True

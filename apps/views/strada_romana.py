@@ -19,7 +19,6 @@ from engine.strada_romana.board import HEADINGS, TO_PORTUS, TO_ROME
 from .base import OFF, WHITE, Colour, Frame, View, ViewContext, dim
 
 GAME = "strada_romana"
-SETUP_PHASES = frozenset(("wagons", "wares", "cubes", "wagon_tiles", "first_player"))
 SEAT_PHASES = frozenset(("turn", "special", "moving", "stopped", "refill"))
 
 CUBE: dict[str, Colour] = {
@@ -141,10 +140,6 @@ class StradaRomanaView(View):
         """The board to lay out: wagons on the start squares, wares, cubes, starting coins."""
         frame = self.render(state, ctx)
         return {k: v for k, v in frame.items() if k not in (f"{GAME}.special", f"{GAME}.steps")}
-
-    def in_setup(self, state: State) -> bool:
-        assert isinstance(state, StradaRomanaState)
-        return state.phase in SETUP_PHASES
 
     # --- choosing ------------------------------------------------------------------
     def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:

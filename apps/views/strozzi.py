@@ -1,12 +1,13 @@
 """The Strozzi table: city tracks, ships per port, face-up tokens, the ship in play, flags.
 
-Money is hidden until the end (engine.strozzi.HIDDEN): nothing here reads it.
+Everything here comes from the public observation (`state.observe()`), which has no
+field for money: the secret cannot reach the board.
 """
 
 from __future__ import annotations
 
 from engine.core import Action, Event, State
-from engine.strozzi import StrozziState
+from engine.strozzi import StrozziObservation
 
 from .base import OFF, Colour, Frame, View, ViewContext, dim
 
@@ -35,48 +36,15 @@ class StrozziView(View):
     )
 
     def render(self, state: State, ctx: ViewContext) -> Frame:
-        assert isinstance(state, StrozziState)
-        r = state.rules
+        obs = _table(state)
         frame: Frame = {}
-        colours = ctx.colours
-        for c, city in enumerate(r.cities):
-            pos, stamp = state.pos[c], state.stamp[c]
-            spaces: dict[int, list[int]] = {}
-            for seat in sorted(range(state.players), key=lambda s: stamp[s]):
-                spaces.setdefault(pos[seat], []).append(seat)
-            for space in range(r.last_space + 1):
-                seats = spaces.get(space, [])
-                frame[f"strozzi.track.{city}.{space}"] = [colours[s] for s in seats] + [OFF] * (
-                    SLOTS - len(seats)
-                )
-        for p, port in enumerate(r.ports):
-            queue = state.ports[p]
-            for slot in range(SLOTS):
-                frame[f"strozzi.port.{port}.{slot + 1}"] = (
-                    colours[queue[slot][1]] if slot < len(queue) else OFF
-                )
-        for i in range(3):
-            token = state.face_up[i] if i < len(state.face_up) else None
-            if token is None:
-                frame[f"strozzi.token.{i + 1}"] = OFF
-            else:
-                colour = CATEGORY[token.split("-")[0]]
-                frame[f"strozzi.token.{i + 1}"] = (
-                    colour if r.token_value[token] == 2 else dim(colour, 0.4)
-                )
-        ship = r.ships.get(state.ship)
-        bar: list[Colour] = [OFF] * SAIL_LEDS
-        if ship is not None:
-            for i in range(min(ship.sails, SAIL_LEDS)):
-                bar[i] = SAIL
-            plus = state.flag == "plus" or state.taker_flag == "plus"
-            if plus and ship.sails < SAIL_LEDS:
-                bar[ship.sails] = PLUS_SAIL
-        frame["strozzi.ship.sails"] = bar
-        for player in range(state.players):
-            left = state.flags[player]
+        _tracks(obs, ctx.colours, frame)
+        _ports(obs, ctx.colours, frame)
+        _tokens(obs, frame)
+        frame["strozzi.ship.sails"] = _sails(obs)
+        for player, left in enumerate(obs.flags):
             frame[f"seat.{ctx.seat_of(player)}.flags"] = [
-                FLAG[f] if f in left else OFF for f in r.flags
+                FLAG[f] if f in left else OFF for f in obs.rules.flags
             ]
         return frame
 
@@ -87,13 +55,13 @@ class StrozziView(View):
         return {k: v for k, v in frame.items() if k.startswith(keep)}
 
     def describe_chance(self, state: State, action: Action) -> str:
-        assert isinstance(state, StrozziState)
         verb, _, arg = action.text.partition(" ")
         if verb == "draw":
-            ship = state.rules.ships[int(arg)]
+            rules = _table(state).rules
+            ship = rules.ships[int(arg)]
             goods = ", ".join(
                 f"{n} {port.capitalize()}"
-                for port, n in zip(state.rules.ports, ship.goods, strict=True)
+                for port, n in zip(rules.ports, ship.goods, strict=True)
                 if n
             )
             extras = [f"goods {goods}" if goods else "no goods"]
@@ -105,21 +73,17 @@ class StrozziView(View):
         return f"Progress token {arg} is turned face up."
 
     def chance_actor(self, state: State) -> int | None:
-        assert isinstance(state, StrozziState)
-        if state.phase == "draw":
-            return state.active
-        return None
+        obs = _table(state)
+        return obs.active if obs.phase == "draw" else None
 
     def seat_active(self, state: State, player: int) -> bool:
-        assert isinstance(state, StrozziState)
-        return bool(state.flags[player])
+        return bool(_table(state).flags[player])
 
     def scoring_steps(self, state: State, events: list[Event], ctx: ViewContext) -> list[Frame]:
         """One frame per scoring ship or marker, in the order the rulebook scores them.
 
-        Amounts are money, which stays hidden: the sequence shows who scored where.
+        Amounts are money, which stays secret: the sequence shows who scored where.
         """
-        assert isinstance(state, StrozziState)
         steps: list[Frame] = []
         for event in events:
             if event.kind != "award" or event["reason"] not in ("ship", "marker", "bonus"):
@@ -133,6 +97,57 @@ class StrozziView(View):
                 element = f"strozzi.track.{event['city']}.{event['space']}"
             steps.append({element: colour, seat: colour})
         return steps
+
+
+def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -> None:
+    """Each city's spaces: the markers on it, left to right, then dark slots."""
+    for track in obs.tracks:
+        for space in range(obs.rules.last_space + 1):
+            seats = track.on(space)
+            lit = [colours[s] for s in seats]
+            frame[f"strozzi.track.{track.city}.{space}"] = lit + [OFF] * (SLOTS - len(seats))
+
+
+def _ports(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -> None:
+    """Each port's ships, fastest at slot 1, in their owners' colours."""
+    for port in obs.ports:
+        for slot in range(SLOTS):
+            on = slot < len(port.ships)
+            frame[f"strozzi.port.{port.name}.{slot + 1}"] = (
+                colours[port.ships[slot].seat] if on else OFF
+            )
+
+
+def _tokens(obs: StrozziObservation, frame: Frame) -> None:
+    """The face-up progress tokens by category colour, a value-1 token dimmed."""
+    for i in range(3):
+        if i >= len(obs.face_up):
+            frame[f"strozzi.token.{i + 1}"] = OFF
+            continue
+        token = obs.face_up[i]
+        colour = CATEGORY[token.category]
+        frame[f"strozzi.token.{i + 1}"] = colour if token.value == 2 else dim(colour, 0.4)
+
+
+def _sails(obs: StrozziObservation) -> list[Colour]:
+    """The ship in play's sails, with the +1 of a +1 flag lying on it in green."""
+    bar: list[Colour] = [OFF] * SAIL_LEDS
+    ship = obs.ship
+    if ship is None:
+        return bar
+    for i in range(min(ship.sails, SAIL_LEDS)):
+        bar[i] = SAIL
+    flagged = obs.flag_on_ship
+    if flagged is not None and flagged.flag == "plus" and ship.sails < SAIL_LEDS:
+        bar[ship.sails] = PLUS_SAIL
+    return bar
+
+
+def _table(state: State) -> StrozziObservation:
+    """The public table: all this view ever reads of a game."""
+    obs = state.observe()
+    assert isinstance(obs, StrozziObservation)
+    return obs
 
 
 VIEW = StrozziView()

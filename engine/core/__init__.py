@@ -1,34 +1,72 @@
 """The engine contract shared by every game (see docs/engine.md)."""
 
 from .action import CHANCE, Action, Event, normalise
-from .data import DataError, GameData, Group, load_game_data, user_override_path
-from .errors import IllegalAction
+from .data import DataError, GameData, Group, load_game_data
+from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
+from .fields import (
+    LISTS,
+    MAPPING,
+    OPTIONAL,
+    SCALAR,
+    SCALARS,
+    TUPLES,
+    Codec,
+    Field,
+    Fields,
+    Kind,
+    Stored,
+    lists,
+    optional,
+    tuples,
+)
 from .flow import Flow
+from .observation import Observation
 from .playout import PLAYOUT_LIMIT, play_out
 from .rng import derive, draw_chance, random_action
+from .rulebook import Rule, Rulebook, in_phases
 from .state import Game, Option, State, seat_name
 
 __all__ = [
     "CHANCE",
+    "LISTS",
+    "MAPPING",
+    "OPTIONAL",
     "PLAYOUT_LIMIT",
+    "SCALAR",
+    "SCALARS",
+    "TUPLES",
     "Action",
+    "Codec",
     "DataError",
     "Event",
+    "Field",
+    "Fields",
     "Flow",
     "Game",
     "GameData",
+    "GameOver",
     "Group",
     "IllegalAction",
+    "Kind",
+    "NotYourTurn",
+    "Observation",
     "Option",
+    "Rule",
+    "Rulebook",
     "State",
+    "Stored",
+    "UnknownNotation",
     "derive",
     "draw_chance",
+    "in_phases",
+    "lists",
     "load_game_data",
     "normalise",
+    "optional",
     "play_out",
     "random_action",
     "seat_name",
-    "user_override_path",
+    "tuples",
 ]
 
 

@@ -8,15 +8,14 @@ Each game ships `data.toml` inside its package. Every top-level table except
 
 Rules code reads values, never provenance; provenance exists so an owner of
 the physical game can see what to check (`tavola data GAME`) and correct it in
-one place: a user override file whose tables replace the shipped ones key by
-key (and are then marked "override").
+one place: an override file whose tables replace the shipped ones key by key
+(and are then marked "override"). The app says which file (apps.userdata).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -87,15 +86,6 @@ def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[s
     return groups
 
 
-def user_override_path(game: str) -> Path:
-    """Where an owner's corrections live: $TAVOLA_DATA_DIR or the XDG config directory."""
-    base = os.environ.get("TAVOLA_DATA_DIR")
-    if base:
-        return Path(base) / f"{game}.toml"
-    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(xdg) / "tavola" / "data" / f"{game}.toml"
-
-
 def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
     try:
         if text is None:
@@ -107,21 +97,16 @@ def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
         raise DataError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def load_game_data(
-    package: str, game: str, *, override: Path | str | None = None, use_user_file: bool = True
-) -> GameData:
-    """Load `data.toml` of `package`, then apply an override file if one exists.
+def load_game_data(package: str, game: str, *, override: Path | str | None = None) -> GameData:
+    """Load `data.toml` of `package`, then apply the `override` file if one is given.
 
-    `override` names a file explicitly; otherwise the user file is used when
-    present (and `use_user_file` is true).
+    Where an owner keeps such a file is the app's business (apps.userdata): the engine
+    reads no environment and no home directory.
     """
     origin = f"{package.replace('.', '/')}/data.toml"
     text = resources.files(package).joinpath("data.toml").read_text(encoding="utf-8")
     groups = _parse_groups(_read_toml(origin, text), origin, override=False)
     path = Path(override) if override is not None else None
-    if path is None and use_user_file:
-        candidate = user_override_path(game)
-        path = candidate if candidate.exists() else None
     if path is not None:
         extra = _parse_groups(_read_toml(path), str(path), override=True)
         for name, group in extra.items():

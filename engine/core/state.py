@@ -13,28 +13,45 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 from .action import CHANCE, Action, Event, normalise
 from .data import GameData, load_game_data
-from .errors import IllegalAction
+from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
+from .fields import Fields
 from .flow import Flow
+from .observation import Observation
 
 
 @dataclass(frozen=True)
 class Option:
-    """A game option: a name, a default, the values allowed and a line of help."""
+    """A game option: a name, a default, the values allowed and a line of help.
+
+    `seat=True`: a number among the choices is a seat index, so it must also be below
+    the player count (the starting player); other choices ("random") stay as they are.
+    """
 
     name: str
     default: Any
     help: str
     choices: Sequence[Any] | None = None
+    seat: bool = False
 
-    def check(self, value: Any) -> Any:
+    def check(self, value: Any, players: int | None = None) -> Any:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise ValueError(f"option {self.name} must be one of {allowed} (got {value!r})")
+        if self.seat and players is not None and isinstance(value, int) and value >= players:
+            raise ValueError(
+                f"option {self.name} must be {self._other_choices()}a seat below {players}"
+            )
         return value
+
+    def _other_choices(self) -> str:
+        """The choices that are not seat numbers, as words before "a seat" ('random' or)."""
+        named = [repr(c) for c in self.choices or () if not isinstance(c, int)]
+        return f"{' or '.join(named)} or " if named else ""
 
 
 def seat_name(player: int) -> str:
@@ -42,32 +59,51 @@ def seat_name(player: int) -> str:
     return "the draw" if player == CHANCE else f"seat {player + 1}"
 
 
-class Game(ABC):
-    """One title: its name, player counts, options and a factory of states."""
+S = TypeVar("S", bound="State")
+
+
+class Game(ABC, Generic[S]):
+    """One title: its name, player counts, options and a factory of states.
+
+    `new_state` is the same for every game: options resolved and checked, the state
+    built on the component data, then the state's `_begin()` hook (a game that
+    advances through automatic setup steps does it there).
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     options: ClassVar[tuple[Option, ...]] = ()
-    state_class: ClassVar[type[State]]
+    conformance_options: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    """Option sets the conformance suite's random playouts cycle through (a solo variant,
+    a way of entering hidden tiles); empty: the defaults only."""
+    state_class: type[S]
     """The game's State subclass; `Game.__init__` links it back to this game."""
     flow: ClassVar[Flow]
     """The game's phase machine (see `engine.core.flow`)."""
 
     def __init__(self) -> None:
         self._data: GameData | None = None
+        self._data_file: Path | None = None
         self.state_class.game = self
 
-    def load_data(self, override: str | None = None) -> GameData:
-        """Read this game's component data: `data.toml` of the game's package plus overrides."""
+    def load_data(self, override: Path | str | None = None) -> GameData:
+        """Read this game's component data: `data.toml` of the game's package, then the
+        `override` file if one is given. The engine never looks for an owner's file
+        itself: the app says where it is (apps.userdata)."""
         package = type(self).__module__.rpartition(".")[0] or type(self).__module__
         return load_game_data(package, self.name, override=override)
 
+    def use_data_file(self, path: Path | str | None) -> None:
+        """Make `data()` apply the owner's override file `path` (None: the shipped data)."""
+        self._data_file = None if path is None else Path(path)
+        self._data = None
+
     def data(self) -> GameData:
-        """The default data, loaded once per process."""
+        """The default data (with the file given to `use_data_file`), loaded once."""
         if self._data is None:
-            self._data = self.load_data()
+            self._data = self.load_data(self._data_file)
         return self._data
 
     def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -81,19 +117,22 @@ class Game(ABC):
         unknown = set(given) - set(known)
         if unknown:
             raise ValueError(f"{self.title} has no option {', '.join(sorted(unknown))}")
-        return {name: o.check(given.get(name, o.default)) for name, o in known.items()}
+        return {name: o.check(given.get(name, o.default), players) for name, o in known.items()}
 
-    @abstractmethod
     def new_state(
         self,
         players: int,
         seed: int = 0,
         options: Mapping[str, Any] | None = None,
         data: GameData | None = None,
-    ) -> State:
+    ) -> S:
         """The state before the first action (setup draws are chance actions)."""
+        opts = self.resolve_options(players, options)
+        state = self.state_class(players, seed, opts, data or self.data())
+        state._begin()
+        return state
 
-    def state_from_dict(self, d: Mapping[str, Any], data: GameData | None = None) -> State:
+    def state_from_dict(self, d: Mapping[str, Any], data: GameData | None = None) -> S:
         """Inverse of `State.to_dict()`; refuses a game recorded with other component data."""
         data = data or self.data()
         if d.get("data") not in (None, data.digest):
@@ -105,18 +144,52 @@ class Game(ABC):
         state._restore_common(d)
         return state
 
+    def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
+        """The game's physical chance pieces that can carry a tag, as (card, copies in the
+        box); a card is written in the chance notation (docs/cards.md). Empty: none."""
+        return []
+
     def flow_diagram(self) -> str:
         """The phase machine as Mermaid text, drawn from the game's `flow`."""
         return self.flow.mermaid()
 
 
 class State(ABC):
-    """A position of one game. Subclasses keep their fields plain and copyable."""
+    """A position of one game. Subclasses keep their fields plain and copyable.
 
-    game: ClassVar[Game]
+    A subclass declares its fields once in `FIELDS` (engine.core.fields); the core then
+    generates `_fields`, `_load_fields` and `clone` for it, unless the class writes its
+    own. `observe()` is the only way views and bots read a position.
+    """
+
+    game: ClassVar[Game[Any]]
+    FIELDS: ClassVar[Fields | None] = None
+    """The declared fields; None for a class that writes its own persistence and clone."""
+    setup_phases: ClassVar[frozenset[str]] = frozenset({"setup"})
+    """Phases in which the table is still being set up (`in_setup()`)."""
+    secret_scores: ClassVar[bool] = False
+    """True when the rulebook keeps scores secret until the end (Strozzi's money): the
+    public observation then shows none."""
+    phase: str
+    """The current phase name, driven by the game's `Flow`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("FIELDS")
+        if own is None:
+            return
+        parents = (getattr(b, "FIELDS", None) for b in cls.__mro__[1:])
+        inherited = next((f for f in parents if f is not None), None)
+        declared = inherited + own if inherited is not None else own
+        cls.FIELDS = declared
+        for name, method in declared.compile(cls.__qualname__).items():
+            if name not in cls.__dict__:
+                method.__qualname__ = f"{cls.__qualname__}.{name}"
+                setattr(cls, name, method)
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         self.players = players
+        self.seats = players  # seats at the board: a solo game adds its automa's
         self.seed = seed
         self.options = options
         self.data = data
@@ -145,12 +218,23 @@ class State(ABC):
         """Winning seats after the rulebook's tie-breaks; several only for a shared win."""
 
     @abstractmethod
+    def is_notation(self, text: str) -> bool:
+        """Whether `text` (normalised) is this game's notation at all: it starts with one
+        of its verbs. Decides between `UnknownNotation` and a plain `IllegalAction`."""
+
+    @abstractmethod
     def _fields(self) -> dict[str, Any]:
-        """The game-specific part of `to_dict()`: JSON types only."""
+        """The game-specific part of `to_dict()`: JSON types only (generated from FIELDS)."""
 
     @abstractmethod
     def _load_fields(self, d: Mapping[str, Any]) -> None:
-        """Inverse of `_fields()`."""
+        """Inverse of `_fields()` (generated from FIELDS)."""
+
+    def _begin(self) -> None:  # noqa: B027 - a hook: most games need nothing here
+        """Called once on a new game (never on a restored one), after `__init__`."""
+
+    def _after_load(self) -> None:  # noqa: B027 - a hook: most games need nothing here
+        """Rebuild what is derived from the stored fields (an index, a cache)."""
 
     def explain(self, text: str) -> str | None:
         """Why `text` is not allowed now, naming the rule; None for the generic message."""
@@ -170,6 +254,44 @@ class State(ABC):
         if player is None:
             return "The game is over."
         return f"Waiting for {seat_name(player)}."
+
+    def in_setup(self) -> bool:
+        """Whether the table is still being set up (the phase is one of `setup_phases`)."""
+        return self.phase in self.setup_phases
+
+    def _public_round(self) -> int | None:
+        """The round in play, for the observation; None for a game without rounds."""
+        return None
+
+    # --- the read model -----------------------------------------------------------
+    def observe(self, seat: int | None = None) -> Observation:
+        """What `seat` may know now (None: the public table), as frozen named values."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.seats):
+            raise ValueError(f"no seat {seat!r}: seats are 0-{self.seats - 1}")
+        return self._observe(seat)
+
+    def _observe(self, seat: int | None) -> Observation:
+        """A game's observation; a game with secrets or a board of its own overrides it."""
+        return Observation(**self._observed(seat))
+
+    def _observed(self, seat: int | None) -> dict[str, Any]:
+        """The fields every observation has, for a game's own observation class."""
+        current = self.current_player()
+        over = current is None
+        return {
+            "game": self.game.name,
+            "players": self.players,
+            "seats": self.seats,
+            "seat": seat,
+            "phase": self.phase,
+            "setup": self.in_setup(),
+            "round": self._public_round(),
+            "current": current,
+            "prompt": self.describe(),
+            "over": over,
+            "scores": None if self.secret_scores and not over else tuple(self.scores()),
+            "winner": tuple(self.winner()) if over else (),
+        }
 
     # --- the shared contract ----------------------------------------------------
     def is_over(self) -> bool:
@@ -207,7 +329,8 @@ class State(ABC):
     def parse_action(self, text: str, player: int | None = None) -> Action:
         """The legal action whose notation is `text`, for `player` if given.
 
-        Raises IllegalAction naming the rule when no legal action matches.
+        Raises IllegalAction naming the rule when no legal action matches: GameOver,
+        NotYourTurn or UnknownNotation where that is the reason.
         """
         canon = normalise(text)
         current = self.current_player()
@@ -216,19 +339,22 @@ class State(ABC):
                 if action.text == canon:
                     return action
         self._reject(current if player is None else player, canon)
-        raise AssertionError("unreachable")
 
-    def _reject(self, player: int | None, text: str) -> None:
+    def _reject(self, player: int | None, text: str) -> NoReturn:
         current = self.current_player()
         if current is None:
-            raise IllegalAction(f"The game is over; '{text}' cannot be played.")
+            raise GameOver(f"The game is over; '{text}' cannot be played.")
         if player != current:
             who = seat_name(current) if current != CHANCE else "a card or tile draw"
-            raise IllegalAction(
+            raise NotYourTurn(
                 f"It is not {seat_name(player if player is not None else current)}'s turn: "
                 f"now it is {who}'s. {self.describe()}"
             )
         reason = self.explain(text)
+        if not self.is_notation(text):
+            raise UnknownNotation(
+                reason or f"'{text}' is not {self.game.title} notation (docs/notation.md)."
+            )
         if reason is None:
             options = ", ".join(a.text for a in self.legal_actions()[:12])
             more = "" if len(self.legal_actions()) <= 12 else ", ..."
@@ -251,10 +377,11 @@ class State(ABC):
     def _restore_common(self, d: Mapping[str, Any]) -> None:
         self.history = [Action(p, t) for p, t in d["history"]]
         self._load_fields(d)
+        self._after_load()
         self._legal = None
 
     def clone(self) -> State:
-        """An independent copy; subclasses may override with a faster field copy."""
+        """An independent copy (generated from FIELDS; this generic one deep-copies)."""
         new = copy.copy(self)
         for key, value in self.__dict__.items():
             if key in ("data", "options"):

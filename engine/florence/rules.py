@@ -1400,13 +1400,22 @@ class FlorenceState(State):
 
         return explain(self, text)
 
+    def is_notation(self, text: str) -> bool:
+        from .explain import CHANCE_VERBS, SEAT_VERBS
+
+        verb = text.partition(" ")[0]
+        return verb in SEAT_VERBS or verb in CHANCE_VERBS
+
+    def _begin(self) -> None:
+        self._advance([])
+
     def invariants(self) -> list[str]:
         from .explain import invariants
 
         return invariants(self)
 
 
-class FlorenceGame(Game):
+class FlorenceGame(Game[FlorenceState]):
     name = "florence"
     title = "Florence"
     state_class = FlorenceState
@@ -1430,14 +1439,13 @@ class FlorenceGame(Game):
         so a replay needs no preset to reproduce them."""
         return solo.resolve_difficulty(super().resolve_options(players, options), options or {})
 
-    def new_state(
-        self,
-        players: int,
-        seed: int = 0,
-        options: Mapping[str, Any] | None = None,
-        data: GameData | None = None,
-    ) -> FlorenceState:
-        opts = self.resolve_options(players, options)
-        state = FlorenceState(players, seed, opts, data or self.data())
-        state._advance([])
-        return state
+    def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
+        """Scandal cards, schemes, brag tiles, the dial's time and location tokens, solo cards."""
+        t = tables_for(data)
+        scandals = [(f"draw {t.nobles[c.noble]} {c.name}", t.copies) for c in t.cards]
+        schemes = [(f"scheme {name}", 1) for name in t.schemes]
+        tiles = [(f"tile {tile.name}", 1) for tile in t.tiles]
+        time = [(f"token time {n}", 1) for n in t.time_tokens]
+        places = [(f"token location {n}", 1) for n in range(1, t.locations + 1)]
+        solo_cards = [(f"solo {n}", 1) for n in range(1, len(t.solo_actions) + 1)]
+        return scandals + schemes + tiles + time + places + solo_cards

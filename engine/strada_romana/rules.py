@@ -116,6 +116,8 @@ class StradaRomanaState(State):
     wagon moves it is lifted off `occ`, so a stacking move may pass over others.
     """
 
+    setup_phases = frozenset(("wagons", "wares", "cubes", "wagon_tiles", "first_player"))
+
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)
         b = self.board = board_for(data)
@@ -942,6 +944,9 @@ class StradaRomanaState(State):
             return f"Game end: {seat_name(seat)} reveals wagon tile {k + 1}: enter its wagon."
         return "The game is over."
 
+    def is_notation(self, text: str) -> bool:
+        return text.partition(" ")[0] in VERBS
+
     def explain(self, text: str) -> str | None:
         words = text.split()
         if not words:
@@ -1352,7 +1357,7 @@ class StradaRomanaState(State):
         return broken
 
 
-class StradaRomanaGame(Game):
+class StradaRomanaGame(Game[StradaRomanaState]):
     name = "strada_romana"
     title = "Strada Romana"
     state_class = StradaRomanaState
@@ -1366,6 +1371,7 @@ class StradaRomanaGame(Game):
             "the starting player: 'random' asks for a draw as the rulebook says; "
             "a seat index when the table has chosen",
             choices=("random", 0, 1, 2, 3, 4),
+            seat=True,
         ),
         Option(
             "wagon_tiles",
@@ -1382,14 +1388,9 @@ class StradaRomanaGame(Game):
         {"first": 0, "wagon_tiles": "when_taken"},
     )
 
-    def new_state(
-        self,
-        players: int,
-        seed: int = 0,
-        options: Mapping[str, Any] | None = None,
-        data: GameData | None = None,
-    ) -> StradaRomanaState:
-        opts = self.resolve_options(players, options)
-        if opts["first"] != "random" and opts["first"] >= players:
-            raise ValueError(f"option first must be 'random' or a seat below {players}")
-        return StradaRomanaState(players, seed, opts, data or self.data())
+    def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
+        """Ware tiles and wagon tiles; cubes come out of a bag and are picked on the buttons."""
+        b = board_for(data)
+        ware = [(f"draw ware {colour}", b.tiles_each) for colour in b.colours]
+        wagons = [(f"wagon {name}", 1) for name in b.wagons]
+        return ware + wagons

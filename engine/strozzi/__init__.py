@@ -1,7 +1,24 @@
-"""Strozzi for 3-6 players: ships, flags, city tracks and hidden money."""
+"""Strozzi for 3-6 players: ships, flags, city tracks and secret money."""
 
-from .rules import FLOW, HIDDEN, StrozziGame, StrozziState
+from .observation import FlagOnShip, Port, StrozziObservation, StrozziSeatObservation, Track
+from .rules import FLOW, RULEBOOK, Payout, PortEntry, Rules, Ship, StrozziGame, StrozziState, Token
 
 GAME = StrozziGame()
 
-__all__ = ["FLOW", "GAME", "HIDDEN", "StrozziGame", "StrozziState"]
+__all__ = [
+    "FLOW",
+    "GAME",
+    "RULEBOOK",
+    "FlagOnShip",
+    "Payout",
+    "Port",
+    "PortEntry",
+    "Rules",
+    "Ship",
+    "StrozziGame",
+    "StrozziObservation",
+    "StrozziSeatObservation",
+    "StrozziState",
+    "Token",
+    "Track",
+]

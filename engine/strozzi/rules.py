@@ -1,27 +1,45 @@
-"""Strozzi: the rules of the rulebook, for 3-6 players.
+"""Strozzi: the rules of the rulebook, for 3-6 players, one unit per heading.
 
-Seats are numbered clockwise: the player "to the left" of seat i is seat i+1.
-Money is hidden information until the end; the engine tracks it, views must
-not show it (see `HIDDEN`). Interpretations of ambiguous rules are listed in
-docs/strozzi-rulings.md.
+Seats are numbered clockwise: the player "to the left" of seat i is seat i+1. Each
+heading of the rulebook is one class below (`engine.core.Rule`), in the rulebook's
+order, holding the grammar, legal texts, effect and refusal of the actions it governs;
+docs/rules-index.md lists them. Money is secret until the end: the engine keeps it,
+the public observation has no field for it (observation.py). Interpretations of
+ambiguous rules are listed in docs/strozzi-rulings.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from engine.core import (
     CHANCE,
+    LISTS,
+    MAPPING,
+    SCALAR,
+    SCALARS,
+    Codec,
     Event,
+    Field,
+    Fields,
     Flow,
     Game,
     GameData,
+    Observation,
     Option,
+    Rule,
+    Rulebook,
     State,
+    in_phases,
+    lists,
     seat_name,
+    tuples,
 )
+
+from .observation import observe
 
 # --- the flow of a game, as in the rulebook's table of contents ------------------
 PHASES = [
@@ -37,7 +55,7 @@ PHASES = [
     "over",  # End of the Game
 ]
 
-TRANSITIONS = [
+TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "tokens_ready", "source": "setup", "dest": "draw"},
     {"trigger": "ship_drawn", "source": "draw", "dest": "decide"},
     {"trigger": "rejected", "source": "decide", "dest": "offer"},
@@ -54,96 +72,131 @@ TRANSITIONS = [
 
 FLOW = Flow("Strozzi", PHASES, TRANSITIONS, initial="setup")
 
-HIDDEN = ("money",)
-"""State fields views must not show before the game is over."""
-
 PIRATE, PLUS, GOODS = "pirate", "plus", "goods"
-VERBS = ("draw", "reveal", "flag", "pass", "port", "token")
-_VERB_PHASES = {
-    "draw": ("draw",),
-    "reveal": ("setup", "reveal"),
-    "flag": ("decide", "offer", "pirates"),
-    "pass": ("decide", "offer", "pirates"),
-    "port": ("place",),
-    "token": ("token",),
-}
 
 
+# --- named data -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ship:
+    """A ship card: its number, sails, goods per port (in port order), scrolls, and
+    whether it shows the progress-token symbol."""
+
     id: int
     sails: int
-    goods: tuple[int, ...]  # per port, in port order
+    goods: tuple[int, ...]
     scrolls: int
     token: bool
 
 
+class Token(NamedTuple):
+    """A kind of progress token: `arts-1-venice` is worth 1 and moves the Venice marker."""
+
+    name: str
+    category: str
+    value: int
+    port: str | None
+
+
+class PortEntry(NamedTuple):
+    """A ship at a port: its speed (sails, +1 for a +1 flag), whose it is, the card, the
+    flag placed with it. Stored as an array, as before it had a name."""
+
+    speed: int
+    seat: int
+    ship: int
+    flag: str
+
+
+class Payout(NamedTuple):
+    """Money paid out at a scoring: public, though the totals are not. `where` is the
+    city for ships, markers and bonus spaces, the category for progress tokens."""
+
+    round: int
+    seat: int
+    points: int
+    reason: str
+    where: str
+
+
+# --- Components ------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Rules:
-    """Component data compiled once per data set, so states carry no parsing."""
+    """Components: the ship cards, tracks, flags and progress tokens of one data set,
+    compiled once so states carry no parsing. Public, and immutable all the way down,
+    so observations carry it as it is."""
 
     ports: tuple[str, ...]
     cities: tuple[str, ...]
     flags: tuple[str, ...]
     rounds: int
-    ships: dict[int, Ship]
-    removed: dict[int, int]
+    ships: Mapping[int, Ship]
+    removed: Mapping[int, int]
     ship_points: tuple[int, ...]
     marker_points: tuple[int, ...]
     last_space: int
-    bonus: dict[int, int]
+    bonus: Mapping[int, int]
     progress_points: tuple[int, ...]
     categories: tuple[str, ...]
-    token_counts: dict[str, int]
-    token_value: dict[str, int]
-    token_port: dict[str, int | None]  # port index a value-1 token moves
-    draw_texts: dict[int, str]
+    token_counts: Mapping[str, int]
+    tokens: Mapping[str, Token]
+    draw_texts: Mapping[int, str]
 
     @classmethod
     def from_data(cls, data: GameData) -> Rules:
         ports = tuple(data["cities"]["ports"])
-        cities = tuple(data["cities"]["all"])
-        ships: dict[int, Ship] = {}
-        for group in ("ships_example", "ships"):
-            for card in data[group]["cards"]:
-                goods = tuple(int(card["goods"].get(p, 0)) for p in ports)
-                ship = Ship(
-                    int(card["id"]),
-                    int(card["sails"]),
-                    goods,
-                    int(card["scrolls"]),
-                    bool(card["token"]),
-                )
-                ships[ship.id] = ship
         counts = dict(data["progress_tokens"]["counts"])
-        categories = tuple(data["progress_scoring"]["categories"])
-        value: dict[str, int] = {}
-        port: dict[str, int | None] = {}
-        for name in counts:
-            parts = name.split("-")
-            value[name] = int(parts[1])
-            port[name] = ports.index(parts[2]) if len(parts) > 2 else None
+        ships = {s.id: s for g in ("ships_example", "ships") for s in _ships(data[g], ports)}
         return cls(
             ports=ports,
-            cities=cities,
+            cities=tuple(data["cities"]["all"]),
             flags=tuple(data["flags"]["kinds"]),
             rounds=int(data["rounds"]["count"]),
-            ships=ships,
-            removed={int(k): int(v) for k, v in data["deck"]["removed"].items()},
+            ships=MappingProxyType(ships),
+            removed=MappingProxyType({int(k): int(v) for k, v in data["deck"]["removed"].items()}),
             ship_points=tuple(data["ship_scoring"]["points"]),
             marker_points=tuple(data["marker_scoring"]["points"]),
             last_space=int(data["track"]["last_space"]),
-            bonus={int(k): int(v) for k, v in data["track"]["bonus"].items()},
+            bonus=MappingProxyType({int(k): int(v) for k, v in data["track"]["bonus"].items()}),
             progress_points=tuple(data["progress_scoring"]["points"]),
-            categories=categories,
-            token_counts=counts,
-            token_value=value,
-            token_port=port,
-            draw_texts={i: f"draw {i}" for i in sorted(ships)},
+            categories=tuple(data["progress_scoring"]["categories"]),
+            token_counts=MappingProxyType(counts),
+            tokens=MappingProxyType({name: _token(name, ports) for name in counts}),
+            draw_texts=MappingProxyType({i: f"draw {i}" for i in sorted(ships)}),
         )
 
     def deck_size(self, players: int) -> int:
         return len(self.ships) - self.removed[players]
+
+    def florence(self) -> int:
+        """The city index of Florence, the last city: not a port, scrolls move it."""
+        return len(self.cities) - 1
+
+    def catalogue(self) -> list[tuple[str, int]]:
+        """The tagged pieces: every ship card once, each progress token with its count."""
+        ships = [(f"draw {i}", 1) for i in sorted(self.ships)]
+        return ships + [(f"reveal {name}", n) for name, n in self.token_counts.items()]
+
+
+def _ships(group: Any, ports: tuple[str, ...]) -> list[Ship]:
+    return [
+        Ship(
+            int(card["id"]),
+            int(card["sails"]),
+            tuple(int(card["goods"].get(p, 0)) for p in ports),
+            int(card["scrolls"]),
+            bool(card["token"]),
+        )
+        for card in group["cards"]
+    ]
+
+
+def _token(name: str, ports: tuple[str, ...]) -> Token:
+    """`arts-1-venice`: category, value, and the port whose marker a value-1 token moves."""
+    parts = name.split("-")
+    port = parts[2] if len(parts) > 2 else None
+    if port is not None and port not in ports:
+        raise ValueError(f"progress token {name}: {port} is not a port")
+    return Token(name, parts[0], int(parts[1]), port)
 
 
 _RULES: dict[str, Rules] = {}
@@ -156,8 +209,530 @@ def rules_for(data: GameData) -> Rules:
     return rules
 
 
+def _no_token(arg: str) -> str:
+    return f"There is no progress token '{arg}': tokens are named like arts-2 or sciences-1-venice."
+
+
+# --- the rulebook, heading by heading --------------------------------------------------
+class Setup(Rule["StrozziState"]):
+    """'Each player ... takes the 3 flags of his color ... and takes the 4 player markers
+    of his color, placing them one on each of the lowest spaces ... Shuffle the ship cards
+    face down and randomly remove the number of cards indicated below'.
+
+    The markers and flags are laid out by `StrozziState.__init__`, the removed cards are
+    `Rules.deck_size`. The three face-up progress tokens ('the player chooses one of the
+    three available face up on the board') are turned up here, from the pile that also
+    replaces a token taken later (`turn_up`)."""
+
+    heading = "Setup"
+    plays = in_phases(setup=("reveal",))
+
+    def texts(self, state: StrozziState) -> Sequence[str]:
+        return self.pile_texts(state)
+
+    def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
+        self.turn_up(state, arg, events)
+        if len(state.face_up) == 3 or not any(state.pile.values()):
+            FLOW.fire(state, "tokens_ready")
+
+    def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
+        if arg not in state.rules.tokens:
+            return _no_token(arg)
+        return f"No {arg} token is left in the pile."
+
+    @staticmethod
+    def pile_texts(state: StrozziState) -> list[str]:
+        return [f"reveal {t}" for t, c in state.pile.items() if c]
+
+    @staticmethod
+    def turn_up(state: StrozziState, token: str, events: list[Event]) -> None:
+        state.pile[token] -= 1
+        state.face_up.append(token)
+        events.append(Event("token_revealed", {"token": token}))
+
+
+class CourseOfTheGame(Rule["StrozziState"]):
+    """'The game is played over three rounds. During each round, every player will have
+    the opportunity to buy 3 ship cards, one for each of his flags ... the player whose
+    turn it is turns over the first card from the top of the ship deck'."""
+
+    heading = "Course of the Game"
+    plays = in_phases(draw=("draw",))
+
+    def texts(self, state: StrozziState) -> Sequence[str]:
+        seen = state.seen
+        return [t for i, t in state.rules.draw_texts.items() if i not in seen]
+
+    def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
+        ship = int(arg)
+        state.seen.add(ship)
+        state.drawn += 1
+        state.ship = ship
+        sails = state.rules.ships[ship].sails
+        events.append(Event("ship_drawn", {"ship": ship, "sails": sails, "player": state.active}))
+        FLOW.fire(state, "ship_drawn")
+
+    def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
+        ships = state.rules.ships
+        if not arg.isdigit() or int(arg) not in ships:
+            return f"There is no ship card '{arg}': the cards are numbered 1-{len(ships)}."
+        return f"Ship {int(arg)} has already come up this round; every card comes up once."
+
+    @staticmethod
+    def flag_refusal(state: StrozziState, flag: str) -> str:
+        """Why a seat cannot place `flag`: no such flag, or it bought a ship this round."""
+        if flag not in state.rules.flags:
+            return f"There is no '{flag}' flag: the flags are pirate, plus and goods."
+        return f"Your {flag} flag is already used this round: each flag buys one ship per round."
+
+
+class AcquiringTheShips(Rule["StrozziState"]):
+    """'If the player wants a ship card, he places one of his flags on the back of the
+    sail. When he plays a "pirate flag," he claims the card for himself and gets it
+    immediately. If, instead, he places a "+1 flag" or a "goods flag," another player may
+    claim the card by playing a "pirate flag." Then, in clockwise order, each following
+    player decides whether to play his own "pirate flag" ... If no one plays his "pirate
+    flag" on the ship card, the player whose turn it is takes the ship'."""
+
+    heading = "Acquiring the Ships"
+    plays = in_phases(decide=("flag",), pirates=("flag", "pass"))
+
+    def texts(self, state: StrozziState) -> Sequence[str]:
+        if state.phase == "pirates":
+            return ["flag pirate", "pass"]
+        return [f"flag {f}" for f in state.flags[state.active]]
+
+    def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
+        if verb == "flag":
+            self.place_flag(state, arg, events)
+            return
+        events.append(Event("passed", {"player": state.decider}))
+        last = (state.active - 1) % state.players
+        nxt = state.first_with(state.seats_after(state.decider, last), PIRATE)
+        if nxt < 0:
+            self.take(state, state.flagger, state.flag, events)
+        else:
+            state.decider = nxt
+
+    def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
+        pirates = state.phase == "pirates"
+        if verb == "flag" and pirates and arg in state.rules.flags and arg != PIRATE:
+            return (
+                "A ship that carries another player's flag can only be seized with a pirate flag."
+            )
+        if verb == "flag":
+            return CourseOfTheGame.flag_refusal(state, arg)
+        return None
+
+    def place_flag(self, state: StrozziState, flag: str, events: list[Event]) -> None:
+        """A flag on the ship in play, by the active player or (Rejected Ships) another."""
+        seat = state.current_player()
+        assert seat is not None and seat >= 0
+        events.append(Event("flag_placed", {"player": seat, "flag": flag}))
+        if flag == PIRATE:
+            if state.phase == "pirates" and state.flagger >= 0:
+                events.append(Event("flag_returned", {"player": state.flagger, "flag": state.flag}))
+            self.take(state, seat, PIRATE, events)
+            return
+        # A +1 or goods flag: the following players may still seize the ship.
+        last = (state.active - 1) % state.players  # right of the active player decides last
+        first = state.first_with(state.seats_after(seat, last), PIRATE)
+        if first < 0:
+            self.take(state, seat, flag, events)
+            return
+        state.flagger, state.flag, state.decider = seat, flag, first
+        FLOW.fire(state, "flag_placed")
+
+    @staticmethod
+    def take(state: StrozziState, seat: int, flag: str, events: list[Event]) -> None:
+        state.flags[seat].remove(flag)
+        state.taker, state.taker_flag = seat, flag
+        state.flagger, state.flag, state.decider = -1, "", -1
+        events.append(Event("ship_taken", {"player": seat, "flag": flag, "ship": state.ship}))
+        FLOW.fire(state, "ship_taken")
+
+
+class RejectedShips(Rule["StrozziState"]):
+    """'If the player whose turn it is does not want the ship, he must say so. Then, the
+    other players, in clockwise order, have the same option ... The player to the right of
+    the active player is the last to decide ... If all players decide to refuse the ship,
+    the player who turned it over places it face down (it will not be used this round)
+    and turns over a new ship.'"""
+
+    heading = "Rejected Ships"
+    plays = in_phases(decide=("pass",), offer=("flag", "pass"))
+
+    def texts(self, state: StrozziState) -> Sequence[str]:
+        if state.phase == "decide":
+            return ["pass"]
+        return [*(f"flag {f}" for f in state.flags[state.decider]), "pass"]
+
+    def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
+        if verb == "flag":
+            ACQUIRING.place_flag(state, arg, events)
+            return
+        deciding = state.phase == "decide"
+        seat = state.active if deciding else state.decider
+        events.append(Event("passed", {"player": seat}))
+        last = (state.active - 1) % state.players
+        nxt = state.first_with(state.seats_after(seat, last), None)
+        if nxt < 0:
+            self.discard(state, events)
+            return
+        state.decider = nxt
+        if deciding:
+            FLOW.fire(state, "rejected")
+
+    def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
+        return CourseOfTheGame.flag_refusal(state, arg) if verb == "flag" else None
+
+    @staticmethod
+    def discard(state: StrozziState, events: list[Event]) -> None:
+        events.append(Event("ship_discarded", {"ship": state.ship}))
+        state.ship = 0
+        if state.phase == "decide":  # nobody else could take it: straight back to draw
+            FLOW.fire(state, "rejected")
+        if END_OF_ROUND.deck_empty(state):
+            END_OF_ROUND.end(state, events)
+        else:
+            FLOW.fire(state, "all_refused")
+            state.decider = -1
+
+
+class PlacingTheShipCard(Rule["StrozziState"]):
+    """'The player who has taken the ship card places it, together with the flag he
+    chose, near one of the three ports ... Each player may place only one ship with his
+    flag in each port during a round ... in order of sail number ... he moves his marker
+    at that port forward one space for each goods symbol ... if the player used the
+    "goods flag," he moves his marker one further space ... If the ship card shows one or
+    two scrolls, the player moves his marker on the Florence city track ... If the ship
+    card shows a progress token, the player chooses one of the three available face up
+    ... he draws the first token from the pile to replace the one he took'."""
+
+    heading = "Placing the Ship Card"
+    plays = in_phases(place=("port",), token=("token",), reveal=("reveal",))
+
+    def texts(self, state: StrozziState) -> Sequence[str]:
+        phase = state.phase
+        if phase == "place":
+            taker, ports = state.taker, state.ports
+            return [
+                f"port {name}"
+                for p, name in enumerate(state.rules.ports)
+                if not any(entry.seat == taker for entry in ports[p])
+            ]
+        if phase == "token":
+            return [f"token {t}" for t in dict.fromkeys(state.face_up)]
+        return Setup.pile_texts(state)
+
+    def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
+        if verb == "port":
+            self.place(state, state.rules.ports.index(arg), events)
+        elif verb == "token":
+            self.take_token(state, arg, events)
+        else:
+            Setup.turn_up(state, arg, events)
+            END_OF_ROUND.next_turn(state, events)
+
+    def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
+        r = state.rules
+        if verb == "port":
+            if arg == "florence":
+                return "Florence is not a port: ships go to Venice, Rome or Naples."
+            if arg not in r.ports:
+                return f"There is no port '{arg}': the ports are Venice, Rome and Naples."
+            return (
+                f"You already have a ship in {arg.capitalize()} this round: each player "
+                f"places only one ship in each port per round."
+            )
+        if arg not in r.tokens:
+            return _no_token(arg)
+        if verb == "reveal":
+            return SETUP.refuse(state, verb, arg)
+        showing = ", ".join(dict.fromkeys(state.face_up))
+        return f"The {arg} token is not face up: choose one of {showing}."
+
+    def place(self, state: StrozziState, port: int, events: list[Event]) -> None:
+        r = state.rules
+        ship = r.ships[state.ship]
+        seat, flag = state.taker, state.taker_flag
+        speed = ship.sails + (1 if flag == PLUS else 0)
+        queue = state.ports[port]
+        rank = 0
+        while rank < len(queue) and queue[rank].speed >= speed:
+            rank += 1  # an equal ship already there stays above
+        queue.insert(rank, PortEntry(speed, seat, ship.id, flag))
+        events.append(
+            Event(
+                "ship_placed",
+                {
+                    "player": seat,
+                    "port": r.ports[port],
+                    "ship": ship.id,
+                    "speed": speed,
+                    "rank": rank + 1,
+                },
+            )
+        )
+        self.move(state, seat, port, ship.goods[port] + (1 if flag == GOODS else 0), events)
+        self.move(state, seat, r.florence(), ship.scrolls, events)
+        if ship.token and state.face_up:
+            FLOW.fire(state, "token_earned")
+        else:
+            END_OF_ROUND.next_turn(state, events)
+
+    def take_token(self, state: StrozziState, token: str, events: list[Event]) -> None:
+        state.face_up.remove(token)
+        state.tokens[state.taker].append(token)
+        events.append(Event("token_taken", {"player": state.taker, "token": token}))
+        port = state.rules.tokens[token].port
+        if port is not None:
+            self.move(state, state.taker, state.rules.ports.index(port), 1, events)
+        if any(state.pile.values()):
+            FLOW.fire(state, "token_taken")
+        else:
+            END_OF_ROUND.next_turn(state, events)
+
+    @staticmethod
+    def move(state: StrozziState, seat: int, city: int, steps: int, events: list[Event]) -> None:
+        """'The player moves his marker to the far left of the space he reaches, unless
+        there are already other markers on that space. In that case, he places it to the
+        right of all the other markers' ('players cannot move their markers past the bonus
+        space 15'): a marker's stamp is its arrival order, smaller is further left."""
+        if steps <= 0:
+            return
+        old = state.pos[city][seat]
+        new = min(old + steps, state.rules.last_space)
+        if new == old:
+            return
+        state.pos[city][seat] = new
+        state.stamp[city][seat] = state.counter
+        state.counter += 1
+        city_name = state.rules.cities[city]
+        events.append(
+            Event("marker_moved", {"player": seat, "city": city_name, "from": old, "to": new})
+        )
+
+
+class EndOfTheRound(Rule["StrozziState"]):
+    """'After the player has placed his ship ... the player to his left begins his turn
+    ... When a player has used all three of his flags in a round ... he is simply skipped
+    ... The round ends when: all players have used their 3 flags; all ships have been
+    taken or discarded. When the round ends, players score points from their ships and
+    from their markers.'"""
+
+    heading = "End of the Round"
+
+    @staticmethod
+    def deck_empty(state: StrozziState) -> bool:
+        return state.drawn >= state.rules.deck_size(state.players)
+
+    def next_turn(self, state: StrozziState, events: list[Event]) -> None:
+        """The player to the left of the taker is next, skipping seats with no flags."""
+        taker = state.taker
+        state.taker, state.taker_flag, state.ship = -1, "", 0
+        n = state.players
+        nxt = state.first_with([(taker + 1 + i) % n for i in range(n)], None)
+        if nxt < 0 or self.deck_empty(state):
+            self.end(state, events)
+            return
+        state.active = nxt
+        FLOW.fire(state, "next_turn")
+
+    def end(self, state: StrozziState, events: list[Event]) -> None:
+        FLOW.fire(state, "round_over")
+        self.score(state, events)
+
+    @staticmethod
+    def score(state: StrozziState, events: list[Event]) -> None:
+        """Ships, then markers; then the next round, or after the last the end of the game."""
+        SHIP_SCORING.score(state, events)
+        MARKER_SCORING.score(state, events)
+        events.append(Event("round_scored", {"round": state.round, "money": list(state.money)}))
+        if state.round >= state.rules.rounds:
+            END_OF_GAME.end(state, events)
+        else:
+            NEW_ROUND.begin(state, events)
+
+
+def award(
+    state: StrozziState,
+    seat: int,
+    points: int,
+    reason: str,
+    where: str,
+    events: list[Event],
+    **extra: Any,
+) -> None:
+    """Pay `points` in money to `seat` ('Players receive these points in money'), on the
+    public record of payouts."""
+    state.money[seat] += points
+    state.payouts += (Payout(state.round, seat, points, reason, where),)
+    place = {"category": where} if reason == "progress" else {"city": where}
+    events.append(
+        Event("award", {"player": seat, "points": points, "reason": reason, **place, **extra})
+    )
+
+
+class ScoringTheShips(Rule["StrozziState"]):
+    """'At each port, the player with the ship positioned highest (fastest) earns 15
+    points. The player with the second ship at that port earns 10 points, and the player
+    with the third ship at that port earns 5 points.'"""
+
+    heading = "Scoring the Ships"
+
+    @staticmethod
+    def score(state: StrozziState, events: list[Event]) -> None:
+        r = state.rules
+        for p, queue in enumerate(state.ports):
+            for rank, (entry, points) in enumerate(zip(queue, r.ship_points, strict=False), 1):
+                award(state, entry.seat, points, "ship", r.ports[p], events, rank=rank)
+
+
+class ScoringTheMarkers(Rule["StrozziState"]):
+    """'For each port and for Florence ... The player with the marker positioned highest
+    at each location earns 15 points. If there are several markers on one space, the
+    leftmost marker is considered the highest ... second-highest ... 10 points, and ...
+    third position earns 5 points ... Markers on the starting space earn no points ... If
+    a player has his marker on one of the bonus spaces (5, 10 or 15), he earns those
+    points in addition to the others'."""
+
+    heading = "Scoring the Markers"
+
+    @staticmethod
+    def rank(state: StrozziState, city: int) -> list[int]:
+        """Seats by marker position in a city, best first (leftmost wins a shared space)."""
+        pos, stamp = state.pos[city], state.stamp[city]
+        return sorted(range(state.players), key=lambda s: (-pos[s], stamp[s]))
+
+    def score(self, state: StrozziState, events: list[Event]) -> None:
+        r = state.rules
+        for c, city in enumerate(r.cities):
+            pos = state.pos[c]
+            ranked = [s for s in self.rank(state, c) if pos[s] > 0]
+            for rank, (seat, points) in enumerate(zip(ranked, r.marker_points, strict=False), 1):
+                award(state, seat, points, "marker", city, events, rank=rank, space=pos[seat])
+            for seat in ranked:
+                bonus = r.bonus.get(pos[seat])
+                if bonus:
+                    award(state, seat, bonus, "bonus", city, events, space=pos[seat])
+
+
+class NewRound(Rule["StrozziState"]):
+    """'Each player takes back his own flags. All ship cards are shuffled, the required
+    number of cards is discarded ... The player whose turn it is for the new round is the
+    player with the marker in the highest position in the city of Florence. Note: player
+    markers remain where they were in the previous round.'"""
+
+    heading = "New Round"
+
+    @staticmethod
+    def begin(state: StrozziState, events: list[Event]) -> None:
+        r = state.rules
+        state.round += 1
+        state.flags = [list(r.flags) for _ in range(state.players)]
+        state.ports = [[] for _ in r.ports]
+        state.seen = set()
+        state.drawn = 0
+        state.active = MARKER_SCORING.rank(state, r.florence())[0]
+        events.append(Event("round_started", {"round": state.round, "player": state.active}))
+        FLOW.fire(state, "new_round")
+
+
+class EndOfTheGame(Rule["StrozziState"]):
+    """'After a complete third round, including the scoring phase, points are counted for
+    the progress tokens ... 30 points ... 20 points, and the third earns 10 points. In case
+    of a tie, the player with the marker in the better position in the city of Florence
+    is considered the winner of that tie ... Players reveal their money, and the one with
+    the greatest sum is the winner. In case of a tie, the player who has the marker in
+    the better position in the city of Florence wins.'"""
+
+    heading = "End of the Game"
+
+    def end(self, state: StrozziState, events: list[Event]) -> None:
+        self.score_progress(state, events)
+        FLOW.fire(state, "game_over")
+        events.append(
+            Event("game_over", {"winner": self.winner(state), "money": list(state.money)})
+        )
+
+    @staticmethod
+    def score_progress(state: StrozziState, events: list[Event]) -> None:
+        r = state.rules
+        florence = MARKER_SCORING.rank(state, r.florence())
+        for category in r.categories:
+            totals = [
+                sum(r.tokens[t].value for t in state.tokens[s] if r.tokens[t].category == category)
+                for s in range(state.players)
+            ]
+            ranked = [s for s in florence if totals[s] > 0]
+            ranked.sort(key=lambda s: -totals[s])  # stable: Florence order breaks ties
+            for seat, points in zip(ranked, r.progress_points, strict=False):
+                award(state, seat, points, "progress", category, events)
+
+    @staticmethod
+    def winner(state: StrozziState) -> list[int]:
+        florence = MARKER_SCORING.rank(state, state.rules.florence())
+        best = max(state.money)
+        return [next(s for s in florence if state.money[s] == best)]
+
+
+SETUP = Setup()
+COURSE = CourseOfTheGame()
+ACQUIRING = AcquiringTheShips()
+REJECTED = RejectedShips()
+PLACING = PlacingTheShipCard()
+END_OF_ROUND = EndOfTheRound()
+SHIP_SCORING = ScoringTheShips()
+MARKER_SCORING = ScoringTheMarkers()
+NEW_ROUND = NewRound()
+END_OF_GAME = EndOfTheGame()
+
+RULEBOOK: Rulebook[StrozziState] = Rulebook(
+    "Strozzi",
+    [
+        SETUP,
+        COURSE,
+        ACQUIRING,
+        REJECTED,
+        PLACING,
+        END_OF_ROUND,
+        SHIP_SCORING,
+        MARKER_SCORING,
+        NEW_ROUND,
+        END_OF_GAME,
+    ],
+)
+
+
+# --- the state ---------------------------------------------------------------------------
 class StrozziState(State):
-    """A Strozzi position. Plain fields only, so clone and to_dict stay cheap."""
+    """A Strozzi position. Plain fields only, declared once, so clone and to_dict stay cheap."""
+
+    FIELDS = Fields(
+        phase=SCALAR,
+        round=SCALAR,
+        active=SCALAR,
+        decider=SCALAR,
+        flagger=SCALAR,
+        flag=SCALAR,
+        taker=SCALAR,
+        taker_flag=SCALAR,
+        ship=SCALAR,
+        seen=Codec(dump=sorted, load=set, copy=set),
+        drawn=SCALAR,
+        flags=LISTS,
+        ports=lists(of=PortEntry),
+        pos=LISTS,
+        stamp=LISTS,
+        counter=SCALAR,
+        money=SCALARS,
+        tokens=LISTS,
+        face_up=SCALARS,
+        pile=MAPPING,
+        payouts=Field(tuples(of=Payout, immutable=True), default=()),  # older records: none
+    )
+    secret_scores = True  # "Players may keep the amount of their money secret."
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)
@@ -165,27 +740,27 @@ class StrozziState(State):
         n = players
         self.phase = FLOW.initial
         self.round = 1
-        self.active = int(options["first"]) % n
-        self.decider = -1
+        self.active = int(options["first"]) % n  # the player whose turn it is
+        self.decider = -1  # who decides on the ship now (offer, pirates)
         self.flagger = -1  # who put a +1 or goods flag on the ship now in play
         self.flag = ""
         self.taker = -1
         self.taker_flag = ""
-        self.ship = 0
-        self.seen: set[int] = set()
+        self.ship = 0  # the ship card face up, 0 for none
+        self.seen: set[int] = set()  # ships turned over this round
         self.drawn = 0
-        self.flags: list[list[str]] = [list(r.flags) for _ in range(n)]
-        # ports[p] = [speed, seat, ship, flag] from fastest (top) to slowest
-        self.ports: list[list[list[Any]]] = [[] for _ in r.ports]
+        self.flags: list[list[str]] = [list(r.flags) for _ in range(n)]  # flags left per seat
+        self.ports: list[list[PortEntry]] = [[] for _ in r.ports]  # fastest (top) first
         # pos[city][seat]; stamp = arrival order on a space: smaller is further left
         self.pos: list[list[int]] = [[0] * n for _ in r.cities]
         order = [(self.active + i) % n for i in range(n)]
         self.stamp: list[list[int]] = [[order.index(s) for s in range(n)] for _ in r.cities]
         self.counter = n
-        self.money = [0] * n
+        self.money = [0] * n  # secret: in no public observation
         self.tokens: list[list[str]] = [[] for _ in range(n)]
         self.face_up: list[str] = []
         self.pile: dict[str, int] = dict(r.token_counts)
+        self.payouts: tuple[Payout, ...] = ()
 
     # --- whose turn --------------------------------------------------------------
     def current_player(self) -> int | None:
@@ -201,72 +776,18 @@ class StrozziState(State):
         return None
 
     def _legal_texts(self) -> Sequence[str]:
-        phase = self.phase
-        if phase == "draw":
-            seen = self.seen
-            return [t for i, t in self.rules.draw_texts.items() if i not in seen]
-        if phase in ("setup", "reveal"):
-            return [f"reveal {t}" for t, c in self.pile.items() if c]
-        if phase == "decide" or phase == "offer":
-            seat = self.active if phase == "decide" else self.decider
-            return [*(f"flag {f}" for f in self.flags[seat]), "pass"]
-        if phase == "pirates":
-            return ["flag pirate", "pass"]
-        if phase == "place":
-            taker = self.taker
-            return [
-                f"port {name}"
-                for p, name in enumerate(self.rules.ports)
-                if not any(entry[1] == taker for entry in self.ports[p])
-            ]
-        if phase == "token":
-            return [f"token {t}" for t in dict.fromkeys(self.face_up)]
-        return []
+        return RULEBOOK.texts(self)
+
+    def _apply(self, text: str) -> list[Event]:
+        return RULEBOOK.apply(self, text)
 
     def chance_weights(self) -> Sequence[float] | None:
         if self.phase in ("setup", "reveal"):
             return [float(c) for c in self.pile.values() if c]
         return None
 
-    # --- applying ------------------------------------------------------------------
-    def _apply(self, text: str) -> list[Event]:
-        verb, _, arg = text.partition(" ")
-        events: list[Event] = []
-        phase = self.phase
-        if verb == "draw":
-            self._draw(int(arg), events)
-        elif verb == "reveal":
-            self.pile[arg] -= 1
-            self.face_up.append(arg)
-            events.append(Event("token_revealed", {"token": arg}))
-            if phase == "setup":
-                if len(self.face_up) == 3 or not any(self.pile.values()):
-                    FLOW.fire(self, "tokens_ready")
-            else:
-                self._end_turn(events)
-        elif verb == "flag":
-            self._flag(arg, events)
-        elif verb == "pass":
-            self._pass(events)
-        elif verb == "port":
-            self._place(self.rules.ports.index(arg), events)
-        elif verb == "token":
-            self._take_token(arg, events)
-        return events
-
-    def _draw(self, ship: int, events: list[Event]) -> None:
-        self.seen.add(ship)
-        self.drawn += 1
-        self.ship = ship
-        events.append(
-            Event(
-                "ship_drawn",
-                {"ship": ship, "sails": self.rules.ships[ship].sails, "player": self.active},
-            )
-        )
-        FLOW.fire(self, "ship_drawn")
-
-    def _seats_after(self, seat: int, last: int) -> list[int]:
+    # --- seats in turn order ---------------------------------------------------------
+    def seats_after(self, seat: int, last: int) -> list[int]:
         """Seats clockwise after `seat` up to and including `last`."""
         n = self.players
         out = []
@@ -276,213 +797,21 @@ class StrozziState(State):
             out.append(s)
         return out
 
-    def _first_with(self, seats: list[int], flag: str | None) -> int:
+    def first_with(self, seats: list[int], flag: str | None) -> int:
+        """The first of `seats` holding `flag` (None: any flag); -1 for none."""
         for s in seats:
             if (flag in self.flags[s]) if flag else self.flags[s]:
                 return s
         return -1
 
-    def _flag(self, flag: str, events: list[Event]) -> None:
-        phase = self.phase
-        seat = self.current_player()
-        assert seat is not None and seat >= 0
-        events.append(Event("flag_placed", {"player": seat, "flag": flag}))
-        if flag == PIRATE:
-            if phase == "pirates" and self.flagger >= 0:
-                events.append(Event("flag_returned", {"player": self.flagger, "flag": self.flag}))
-            self._take(seat, PIRATE, events)
-            return
-        # A +1 or goods flag: the following players may still seize the ship.
-        last = (self.active - 1) % self.players  # right of the active player decides last
-        window = self._seats_after(seat, last)
-        first = self._first_with(window, PIRATE)
-        if first < 0:
-            self._take(seat, flag, events)
-            return
-        self.flagger, self.flag, self.decider = seat, flag, first
-        FLOW.fire(self, "flag_placed")
-
-    def _pass(self, events: list[Event]) -> None:
-        phase = self.phase
-        last = (self.active - 1) % self.players
-        if phase == "decide":
-            events.append(Event("passed", {"player": self.active}))
-            nxt = self._first_with(self._seats_after(self.active, last), None)
-            if nxt < 0:
-                self._discard(events)
-            else:
-                self.decider = nxt
-                FLOW.fire(self, "rejected")
-        elif phase == "offer":
-            events.append(Event("passed", {"player": self.decider}))
-            nxt = self._first_with(self._seats_after(self.decider, last), None)
-            if nxt < 0:
-                self._discard(events)
-            else:
-                self.decider = nxt
-        else:  # pirates
-            events.append(Event("passed", {"player": self.decider}))
-            nxt = self._first_with(self._seats_after(self.decider, last), PIRATE)
-            if nxt < 0:
-                self._take(self.flagger, self.flag, events)
-            else:
-                self.decider = nxt
-
-    def _discard(self, events: list[Event]) -> None:
-        events.append(Event("ship_discarded", {"ship": self.ship}))
-        self.ship = 0
-        if self.phase == "decide":  # nobody else could take it: straight back to draw
-            FLOW.fire(self, "rejected")
-        if self.drawn >= self.rules.deck_size(self.players):
-            FLOW.fire(self, "round_over")
-            self._score_round(events)
-        else:
-            FLOW.fire(self, "all_refused")
-            self.decider = -1
-
-    def _take(self, seat: int, flag: str, events: list[Event]) -> None:
-        self.flags[seat].remove(flag)
-        self.taker, self.taker_flag = seat, flag
-        self.flagger, self.flag, self.decider = -1, "", -1
-        events.append(Event("ship_taken", {"player": seat, "flag": flag, "ship": self.ship}))
-        FLOW.fire(self, "ship_taken")
-
-    def _move(self, seat: int, city: int, steps: int, events: list[Event]) -> None:
-        """Move a marker; it arrives right of markers already there; never past the last space."""
-        if steps <= 0:
-            return
-        old = self.pos[city][seat]
-        new = min(old + steps, self.rules.last_space)
-        if new == old:
-            return
-        self.pos[city][seat] = new
-        self.stamp[city][seat] = self.counter
-        self.counter += 1
-        events.append(
-            Event(
-                "marker_moved",
-                {"player": seat, "city": self.rules.cities[city], "from": old, "to": new},
-            )
-        )
-
-    def _place(self, port: int, events: list[Event]) -> None:
-        r = self.rules
-        ship = r.ships[self.ship]
-        seat, flag = self.taker, self.taker_flag
-        speed = ship.sails + (1 if flag == PLUS else 0)
-        queue = self.ports[port]
-        rank = 0
-        while rank < len(queue) and queue[rank][0] >= speed:
-            rank += 1  # an equal ship already there stays above
-        queue.insert(rank, [speed, seat, ship.id, flag])
-        events.append(
-            Event(
-                "ship_placed",
-                {
-                    "player": seat,
-                    "port": r.ports[port],
-                    "ship": ship.id,
-                    "speed": speed,
-                    "rank": rank + 1,
-                },
-            )
-        )
-        self._move(seat, port, ship.goods[port] + (1 if flag == GOODS else 0), events)
-        self._move(seat, len(r.cities) - 1, ship.scrolls, events)
-        if ship.token and self.face_up:
-            FLOW.fire(self, "token_earned")
-        else:
-            self._end_turn(events)
-
-    def _take_token(self, token: str, events: list[Event]) -> None:
-        self.face_up.remove(token)
-        self.tokens[self.taker].append(token)
-        events.append(Event("token_taken", {"player": self.taker, "token": token}))
-        port = self.rules.token_port[token]
-        if port is not None:
-            self._move(self.taker, port, 1, events)
-        if any(self.pile.values()):
-            FLOW.fire(self, "token_taken")
-        else:
-            self._end_turn(events)
-
-    def _end_turn(self, events: list[Event]) -> None:
-        """The player to the left of the taker is next, skipping seats with no flags."""
-        taker = self.taker
-        self.taker, self.taker_flag, self.ship = -1, "", 0
-        n = self.players
-        nxt = self._first_with([(taker + 1 + i) % n for i in range(n)], None)
-        if nxt < 0 or self.drawn >= self.rules.deck_size(self.players):
-            FLOW.fire(self, "round_over")
-            self._score_round(events)
-            return
-        self.active = nxt
-        FLOW.fire(self, "next_turn")
-
-    # --- scoring -------------------------------------------------------------------
-    def _rank(self, city: int) -> list[int]:
-        """Seats by marker position in a city, best first (leftmost wins a shared space)."""
-        pos, stamp = self.pos[city], self.stamp[city]
-        return sorted(range(self.players), key=lambda s: (-pos[s], stamp[s]))
-
-    def _award(
-        self, seat: int, points: int, reason: str, events: list[Event], **extra: Any
-    ) -> None:
-        self.money[seat] += points
-        events.append(Event("award", {"player": seat, "points": points, "reason": reason, **extra}))
-
-    def _score_round(self, events: list[Event]) -> None:
-        r = self.rules
-        for p, queue in enumerate(self.ports):
-            for rank, (entry, points) in enumerate(zip(queue, r.ship_points, strict=False), 1):
-                self._award(entry[1], points, "ship", events, city=r.ports[p], rank=rank)
-        for c, city in enumerate(r.cities):
-            ranked = [s for s in self._rank(c) if self.pos[c][s] > 0]
-            for rank, (seat, points) in enumerate(zip(ranked, r.marker_points, strict=False), 1):
-                self._award(
-                    seat, points, "marker", events, city=city, rank=rank, space=self.pos[c][seat]
-                )
-            for seat in ranked:
-                bonus = r.bonus.get(self.pos[c][seat])
-                if bonus:
-                    self._award(seat, bonus, "bonus", events, city=city, space=self.pos[c][seat])
-        events.append(Event("round_scored", {"round": self.round, "money": list(self.money)}))
-        if self.round >= r.rounds:
-            self._score_progress(events)
-            FLOW.fire(self, "game_over")
-            events.append(Event("game_over", {"winner": self.winner(), "money": list(self.money)}))
-            return
-        self.round += 1
-        self.flags = [list(r.flags) for _ in range(self.players)]
-        self.ports = [[] for _ in r.ports]
-        self.seen = set()
-        self.drawn = 0
-        self.active = self._rank(len(r.cities) - 1)[0]
-        events.append(Event("round_started", {"round": self.round, "player": self.active}))
-        FLOW.fire(self, "new_round")
-
-    def _score_progress(self, events: list[Event]) -> None:
-        r = self.rules
-        florence = self._rank(len(r.cities) - 1)
-        for category in r.categories:
-            totals = [
-                sum(r.token_value[t] for t in self.tokens[s] if t.startswith(category + "-"))
-                for s in range(self.players)
-            ]
-            ranked = [s for s in florence if totals[s] > 0]
-            ranked.sort(key=lambda s: -totals[s])  # stable: Florence order breaks ties
-            for seat, points in zip(ranked, r.progress_points, strict=False):
-                self._award(seat, points, "progress", events, category=category)
-
+    # --- results -------------------------------------------------------------------
     def scores(self) -> list[int]:
         return list(self.money)
 
     def winner(self) -> list[int]:
-        florence = self._rank(len(self.rules.cities) - 1)
-        best = max(self.money)
-        return [next(s for s in florence if self.money[s] == best)]
+        return END_OF_GAME.winner(self)
 
-    # --- explaining refusals -------------------------------------------------------
+    # --- words for the table ---------------------------------------------------------
     def describe(self) -> str:
         phase = self.phase
         r = self.rules
@@ -510,149 +839,72 @@ class StrozziState(State):
         return "The game is over."
 
     def explain(self, text: str) -> str | None:
-        verb, _, arg = text.partition(" ")
-        r = self.rules
-        if verb not in VERBS:
-            return (
-                f"'{text}' is not Strozzi notation: actions start with "
-                f"{', '.join(VERBS[:-1])} or {VERBS[-1]}."
-            )
-        if self.phase not in _VERB_PHASES[verb]:
-            return f"'{text}' is not possible now. {self.describe()}"
-        seat = self.current_player()
-        if verb == "draw":
-            if not arg.isdigit() or int(arg) not in r.ships:
-                return f"There is no ship card '{arg}': the cards are numbered 1-{len(r.ships)}."
-            return f"Ship {int(arg)} has already come up this round; every card comes up once."
-        if verb in ("reveal", "token") and arg not in r.token_counts:
-            return (
-                f"There is no progress token '{arg}': tokens are named like "
-                f"arts-2 or sciences-1-venice."
-            )
-        if verb == "reveal":
-            return f"No {arg} token is left in the pile."
-        if verb == "token":
-            showing = ", ".join(dict.fromkeys(self.face_up))
-            return f"The {arg} token is not face up: choose one of {showing}."
-        if verb == "flag":
-            if arg not in r.flags:
-                return f"There is no '{arg}' flag: the flags are pirate, plus and goods."
-            if self.phase == "pirates" and arg != PIRATE:
-                return (
-                    "A ship that carries another player's flag can only be seized "
-                    "with a pirate flag."
-                )
-            assert seat is not None
-            return f"Your {arg} flag is already used this round: each flag buys one ship per round."
-        if verb == "port":
-            if arg == "florence":
-                return "Florence is not a port: ships go to Venice, Rome or Naples."
-            if arg not in r.ports:
-                return f"There is no port '{arg}': the ports are Venice, Rome and Naples."
-            return (
-                f"You already have a ship in {arg.capitalize()} this round: each player "
-                f"places only one ship in each port per round."
-            )
-        return None
+        return RULEBOOK.explain(self, text, self.describe())
 
-    # --- persistence -------------------------------------------------------------
-    def _fields(self) -> dict[str, Any]:
-        return {
-            "phase": self.phase,
-            "round": self.round,
-            "active": self.active,
-            "decider": self.decider,
-            "flagger": self.flagger,
-            "flag": self.flag,
-            "taker": self.taker,
-            "taker_flag": self.taker_flag,
-            "ship": self.ship,
-            "seen": sorted(self.seen),
-            "drawn": self.drawn,
-            "flags": [list(f) for f in self.flags],
-            "ports": [[list(e) for e in q] for q in self.ports],
-            "pos": [list(x) for x in self.pos],
-            "stamp": [list(x) for x in self.stamp],
-            "counter": self.counter,
-            "money": list(self.money),
-            "tokens": [list(t) for t in self.tokens],
-            "face_up": list(self.face_up),
-            "pile": dict(self.pile),
-        }
+    def is_notation(self, text: str) -> bool:
+        return RULEBOOK.is_notation(text)
 
-    def _load_fields(self, d: Mapping[str, Any]) -> None:
-        for key in (
-            "phase",
-            "round",
-            "active",
-            "decider",
-            "flagger",
-            "flag",
-            "taker",
-            "taker_flag",
-            "ship",
-            "drawn",
-            "counter",
-        ):
-            setattr(self, key, d[key])
-        self.seen = set(d["seen"])
-        self.flags = [list(f) for f in d["flags"]]
-        self.ports = [[list(e) for e in q] for q in d["ports"]]
-        self.pos = [list(x) for x in d["pos"]]
-        self.stamp = [list(x) for x in d["stamp"]]
-        self.money = list(d["money"])
-        self.tokens = [list(t) for t in d["tokens"]]
-        self.face_up = list(d["face_up"])
-        self.pile = dict(d["pile"])
+    # --- the read model --------------------------------------------------------------
+    def _public_round(self) -> int | None:
+        return self.round
 
-    def clone(self) -> StrozziState:
-        new = object.__new__(StrozziState)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new.seen = set(self.seen)
-        new.flags = [list(f) for f in self.flags]
-        new.ports = [[list(e) for e in q] for q in self.ports]
-        new.pos = [list(x) for x in self.pos]
-        new.stamp = [list(x) for x in self.stamp]
-        new.money = list(self.money)
-        new.tokens = [list(t) for t in self.tokens]
-        new.face_up = list(self.face_up)
-        new.pile = dict(self.pile)
-        return new
+    def _observe(self, seat: int | None) -> Observation:
+        return observe(self, seat)
 
     # --- invariants ----------------------------------------------------------------
     def invariants(self) -> list[str]:
-        r = self.rules
         broken: list[str] = []
-        n = self.players
         if any(m < 0 for m in self.money):
             broken.append("negative money")
+        broken += self._track_invariants()
+        broken += self._token_invariants()
+        broken += self._ship_invariants()
+        return broken
+
+    def _track_invariants(self) -> list[str]:
+        r = self.rules
+        broken = []
         for c, city in enumerate(r.cities):
             if any(not 0 <= p <= r.last_space for p in self.pos[c]):
                 broken.append(f"marker off the {city} track")
-            if len(set(self.stamp[c])) != n:
+            if len(set(self.stamp[c])) != self.players:
                 broken.append(f"two markers share an arrival order in {city}")
+        return broken
+
+    def _token_invariants(self) -> list[str]:
+        broken = []
         held = sum(len(t) for t in self.tokens)
-        if sum(self.pile.values()) + len(self.face_up) + held != sum(r.token_counts.values()):
+        total = sum(self.rules.token_counts.values())
+        if sum(self.pile.values()) + len(self.face_up) + held != total:
             broken.append("progress tokens not conserved")
         if any(c < 0 for c in self.pile.values()) or len(self.face_up) > 3:
             broken.append("token pile or display out of range")
-        if len(self.seen) != self.drawn or self.drawn > r.deck_size(n):
+        return broken
+
+    def _ship_invariants(self) -> list[str]:
+        r = self.rules
+        broken = []
+        if len(self.seen) != self.drawn or self.drawn > r.deck_size(self.players):
             broken.append("more ships drawn than the round's deck holds")
-        for seat in range(n):
-            placed = sum(1 for q in self.ports for e in q if e[1] == seat)
-            pending = 1 if self.phase == "place" and self.taker == seat else 0
-            if len(r.flags) - len(self.flags[seat]) != placed + pending:
-                broken.append(f"seat {seat + 1}: used flags and placed ships differ")
-            if any(sum(1 for e in q if e[1] == seat) > 1 for q in self.ports):
-                broken.append(f"seat {seat + 1}: two ships in one port")
+        for seat in range(self.players):
+            broken += self._seat_ship_invariants(seat)
         for q in self.ports:
-            if any(q[i][0] < q[i + 1][0] for i in range(len(q) - 1)):
+            if any(q[i].speed < q[i + 1].speed for i in range(len(q) - 1)):
                 broken.append("ships out of speed order")
         return broken
 
+    def _seat_ship_invariants(self, seat: int) -> list[str]:
+        broken = []
+        here = [sum(1 for e in q if e.seat == seat) for q in self.ports]
+        pending = 1 if self.phase == "place" and self.taker == seat else 0
+        if len(self.rules.flags) - len(self.flags[seat]) != sum(here) + pending:
+            broken.append(f"seat {seat + 1}: used flags and placed ships differ")
+        if max(here, default=0) > 1:
+            broken.append(f"seat {seat + 1}: two ships in one port")
+        return broken
 
-class StrozziGame(Game):
+
+class StrozziGame(Game[StrozziState]):
     name = "strozzi"
     title = "Strozzi"
     state_class = StrozziState
@@ -661,18 +913,13 @@ class StrozziGame(Game):
     max_players = 6
     options = (
         Option(
-            "first", 0, "seat index of the starting player (the table chooses)", choices=range(6)
+            "first",
+            0,
+            "seat index of the starting player (the table chooses)",
+            choices=range(6),
+            seat=True,
         ),
     )
 
-    def new_state(
-        self,
-        players: int,
-        seed: int = 0,
-        options: Mapping[str, Any] | None = None,
-        data: GameData | None = None,
-    ) -> StrozziState:
-        opts = self.resolve_options(players, options)
-        if opts["first"] >= players:
-            raise ValueError(f"option first must be a seat below {players}")
-        return StrozziState(players, seed, opts, data or self.data())
+    def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
+        return rules_for(data).catalogue()

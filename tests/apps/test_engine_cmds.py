@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -132,3 +133,20 @@ def test_help_lists_the_commands() -> None:
     out = run("--help").stdout
     for command in ("demo", "selfplay", "replay", "data"):
         assert command in out
+
+
+def test_the_owners_data_file_applies_to_every_command(tmp_path: Path) -> None:
+    """The engine reads no home directory; `tavola` finds the owner's file and passes it on:
+    `data` lists it, and a demo is played on the corrected track."""
+    (tmp_path / "strozzi.toml").write_text("[track]\nlast_space = 12\nbonus = { 12 = 15 }\n")
+    env = {**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)}
+
+    def tavola(*args: str) -> str:
+        proc = subprocess.run([*TAVOLA, *args], capture_output=True, text=True, timeout=120,
+                              env=env)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    listed = tavola("data", "strozzi")
+    assert "track" in listed and f"+ {tmp_path / 'strozzi.toml'}" in listed
+    assert tavola("demo", "strozzi", "--seed", "3") != run("demo", "strozzi", "--seed", "3").stdout

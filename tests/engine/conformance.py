@@ -22,7 +22,7 @@ def new_state(game: Game, players: int, seed: int) -> State:
 
 def playout_options(game: Game, seed: int) -> dict[str, Any]:
     """Vary options a game declares as playout-relevant (e.g. a solo variant)."""
-    variants = getattr(game, "conformance_options", None)
+    variants = game.conformance_options
     if not variants:
         return {}
     return dict(variants[seed % len(variants)])

@@ -5,13 +5,24 @@ Playout counts: TAVOLA_PLAYOUTS (default 200 per player count, as CI requires).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+from types import MappingProxyType
+from typing import Any
 
 import pytest
 
 import engine
-from engine.core import CHANCE, Action, IllegalAction
+from engine.core import (
+    CHANCE,
+    Action,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    Observation,
+    UnknownNotation,
+)
 
 from .conformance import final_state, new_state, other_seat, playout, snapshot
 
@@ -69,6 +80,7 @@ def test_every_legal_action_applies_and_notation_round_trips(name: str, players:
             assert legal, "a game that is not over must offer an action"
             assert len({a.text for a in legal}) == len(legal), "duplicate notation"
             for action in legal:
+                assert state.is_notation(action.text), f"{action.text!r} is not notation"
                 assert state.parse_action(str(action)) == action
                 assert state.parse_action(str(action).upper()) == action
                 trial = state.clone()
@@ -81,7 +93,9 @@ def test_every_legal_action_applies_and_notation_round_trips(name: str, players:
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_illegal_inputs_raise_and_change_nothing(name: str, players: int) -> None:
-    """Another seat's action, unknown notation and another phase's action are refused."""
+    """Another seat's action, unknown notation and another phase's action are refused, each
+    with the IllegalAction subclass a caller can tell apart; notation that is merely not
+    possible now is a plain IllegalAction."""
     from engine.core import derive
 
     game = engine.get(name)
@@ -94,27 +108,30 @@ def test_illegal_inputs_raise_and_change_nothing(name: str, players: int) -> Non
             legal = state.legal_actions()
             action = rng.choice(legal)
             intruder = other_seat(state, rng)
-            attempts = (
-                (state.apply, (Action(intruder, action.text),), {}),
-                (state.parse_action, (action.text,), {"player": intruder}),
-                (state.apply, ("xyzzy 42",), {}),
-                (state.apply, ("",), {}),
-                (state.apply, (Action(action.player, action.text + " extra"),), {}),
+            attempts: tuple[tuple[Any, tuple[Any, ...], dict[str, Any], type], ...] = (
+                (state.apply, (Action(intruder, action.text),), {}, NotYourTurn),
+                (state.parse_action, (action.text,), {"player": intruder}, NotYourTurn),
+                (state.apply, ("xyzzy 42",), {}, UnknownNotation),
+                (state.apply, ("",), {}, UnknownNotation),
+                (state.apply, (Action(action.player, action.text + " extra"),), {}, IllegalAction),
             )
-            for call, args, kwargs in attempts:
+            for call, args, kwargs, kind in attempts:
                 with pytest.raises(IllegalAction) as info:
                     call(*args, **kwargs)
+                assert type(info.value) is kind, (args, info.value)
+                assert isinstance(info.value, ValueError)
                 assert str(info.value).strip(), "an IllegalAction needs a message"
                 assert snapshot(state) == before
             elsewhere = sorted(seen - {a.text for a in legal})
             for text in rng.sample(elsewhere, min(3, len(elsewhere))):
-                with pytest.raises(IllegalAction):
+                with pytest.raises(IllegalAction) as info:
                     state.apply(text)
+                assert type(info.value) is IllegalAction, (text, info.value)
                 assert snapshot(state) == before
         over = final_state(game, players, 20_000 + seed)
         before = snapshot(over)
         for text in sorted(seen)[:5]:
-            with pytest.raises(IllegalAction, match="over"):
+            with pytest.raises(GameOver, match="over"):
                 over.apply(text)
         assert snapshot(over) == before
 
@@ -162,3 +179,49 @@ def test_seed_and_actions_reproduce_the_state(name: str, players: int) -> None:
             replay.apply(str(action))
         assert snapshot(replay) == snapshot(end)
         assert replay.scores() == end.scores() and replay.winner() == end.winner()
+
+
+def immutable(value: Any, path: str = "observation") -> list[str]:
+    """Paths inside `value` that could be changed: anything but scalars, tuples, frozensets,
+    read-only mappings and frozen dataclasses, all the way down."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return []
+    if isinstance(value, tuple | frozenset):
+        return [p for i, v in enumerate(value) for p in immutable(v, f"{path}[{i}]")]
+    if isinstance(value, MappingProxyType):
+        return [p for k, v in value.items() for p in immutable((k, v), f"{path}[{k!r}]")]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        if not value.__dataclass_params__.frozen:  # type: ignore[attr-defined]
+            return [f"{path} ({type(value).__name__}, not frozen)"]
+        return [
+            p
+            for f in dataclasses.fields(value)
+            for p in immutable(getattr(value, f.name), f"{path}.{f.name}")
+        ]
+    return [f"{path} ({type(value).__name__})"]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_observations_are_frozen_values_that_follow_the_state(name: str, players: int) -> None:
+    """observe() for the table and for every seat: frozen all the way down, the common part
+    as the state says, and observing changes nothing."""
+    game = engine.get(name)
+    for state, _ in playout(game, players, 60_000):
+        before = snapshot(state)
+        for seat in (None, *range(state.seats)):
+            obs = state.observe(seat)
+            assert isinstance(obs, Observation) and obs.seat == seat
+            assert not immutable(obs), immutable(obs)
+            assert (obs.game, obs.players, obs.phase) == (name, state.players, state.phase)
+            assert obs.current == state.current_player() and obs.prompt == state.describe()
+            assert obs.over == state.is_over() and obs.setup == state.in_setup()
+            assert obs.scores is None or obs.scores == tuple(state.scores())
+        assert snapshot(state) == before
+        with pytest.raises(ValueError, match="no seat"):
+            state.observe(state.seats)
+        if len(state.history) > 120:
+            break
+    over = final_state(game, players, 60_000)
+    final = over.observe()
+    assert final.over and final.scores == tuple(over.scores())
+    assert final.winner == tuple(over.winner())

@@ -12,7 +12,7 @@ from engine.florence import FlorenceState
 
 GAME = engine.get("florence")
 # The shipped data, never an owner's override file: tests check the shipped values.
-DATA = load_game_data("engine.florence", "florence", use_user_file=False)
+DATA = load_game_data("engine.florence", "florence")  # the engine reads no owner file
 TILES = [
     "influencers",
     "loudmouth",

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.core import Action, IllegalAction
+from engine.core import Action, GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from engine.strozzi import GAME
 
 from .helpers import play, started, take
@@ -101,3 +101,26 @@ def test_action_after_the_game_ended() -> None:
         state.apply(state.legal_actions()[-1])
     refused(state, "draw 1", "The game is over")
     refused(state, "pass", "The game is over", player=0)
+
+
+def test_a_caller_can_tell_the_failures_apart() -> None:
+    """Another seat's move, text that is no Strozzi notation at all, notation that is not
+    possible now, and anything after the end: each its own IllegalAction (a ValueError)."""
+    state = started(4)
+    state.apply("draw 2")
+    with pytest.raises(NotYourTurn, match="not seat 3's turn"):
+        state.apply(Action(2, "flag pirate"))
+    with pytest.raises(UnknownNotation, match="not Strozzi notation"):
+        state.apply("sail away")
+    with pytest.raises(IllegalAction, match="not possible now") as info:
+        state.apply("port rome")
+    assert type(info.value) is IllegalAction
+    with pytest.raises(IllegalAction, match="no 'green' flag") as info:
+        state.parse_action("flag green")
+    assert type(info.value) is IllegalAction
+    over = GAME.new_state(3)
+    while not over.is_over():
+        over.apply(over.legal_actions()[-1])
+    with pytest.raises(GameOver):
+        over.apply("draw 1")
+    assert issubclass(GameOver, ValueError) and issubclass(UnknownNotation, IllegalAction)

@@ -27,6 +27,7 @@ def before_the_example():
 
 
 def test_annas_example() -> None:
+    """The rulebook's Example, 'Anna is the active player ...', played action by action."""
     state = before_the_example()
     # "She draws the first card from the ship pile ... it is not interesting, so she rejects it."
     play(state, "draw 1", "pass")

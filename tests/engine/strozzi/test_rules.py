@@ -10,6 +10,12 @@ import pytest
 
 from engine.core import CHANCE
 from engine.strozzi import GAME
+from engine.strozzi.rules import (
+    EndOfTheGame,
+    EndOfTheRound,
+    PlacingTheShipCard,
+    ScoringTheMarkers,
+)
 
 from .helpers import city, play, started, take
 
@@ -159,7 +165,7 @@ def test_markers_sharing_a_space_newcomer_right_leftmost_highest() -> None:
     take(state, 3, "pirate", "rome")  # seat 2: rome 2, arrives later on the same space
     rome = city(state, "rome")
     assert state.pos[rome][0] == state.pos[rome][1] == 2
-    assert state._rank(rome)[:2] == [0, 1]
+    assert ScoringTheMarkers.rank(state, rome)[:2] == [0, 1]
 
 
 def test_no_marker_past_bonus_space_15() -> None:
@@ -167,7 +173,7 @@ def test_no_marker_past_bonus_space_15() -> None:
     state = started(3)
     venice = city(state, "venice")
     state.pos[venice][0] = 14
-    state._move(0, venice, 3, [])
+    PlacingTheShipCard.move(state, 0, venice, 3, [])
     assert state.pos[venice][0] == state.rules.last_space == 15
 
 
@@ -261,7 +267,7 @@ def test_start_space_scores_nothing_and_bonus_spaces_pay() -> None:
     state.pos[city(state, "florence")] = [5, 0, 0]
     state.phase = "scoring"
     events: list = []
-    state._score_round(events)
+    EndOfTheRound.score(state, events)
     florence = [e for e in events if e.kind in ("award",) and e["city"] == "florence"]
     assert [(e["player"], e["points"], e["reason"]) for e in florence] == [
         (0, 15, "marker"),
@@ -292,7 +298,7 @@ def test_progress_majorities_with_florence_tie_break() -> None:
     state.tokens = [["arts-2"], ["arts-1-rome", "arts-1-venice"], ["arts-1-naples"], []]
     state.pos[city(state, "florence")] = [1, 3, 0, 0]
     events: list = []
-    state._score_progress(events)
+    EndOfTheGame.score_progress(state, events)
     awards = [(e["player"], e["points"]) for e in events if e["category"] == "arts"]
     assert awards == [(1, 30), (0, 20), (2, 10)]  # seat 4 has no arts token: nothing
 

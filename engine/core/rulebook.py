@@ -1,0 +1,136 @@
+"""One home per rule: a game's rules as units named after the rulebook's headings.
+
+A `Rule` is one heading of the rulebook. It owns the verbs of the notation that the
+heading governs, in the phases where they are played, and holds for them, side by
+side: the grammar (its verbs and arguments), the legal texts, the effect and the
+refusal that explains an impossible input. Its docstring quotes the rulebook. A
+`Rulebook` is the game's list of rules; it dispatches by phase and verb, and refuses
+at import a verb that two rules claim in one phase, so a rule cannot grow a second
+home. docs/rules-index.md maps every heading to its unit, and a test keeps the two
+in step.
+
+    class RejectedShips(Rule["StrozziState"]):
+        '''"If the player whose turn it is does not want the ship, he must say so."'''
+
+        heading = "Rejected Ships"
+        plays = in_phases(decide=("pass",), offer=("flag", "pass"))
+
+        def texts(self, state): ...
+        def apply(self, state, verb, arg, events): ...
+        def refuse(self, state, verb, arg): ...
+
+    RULEBOOK = Rulebook("Strozzi", [Setup(), ..., RejectedShips(), ...])
+
+A heading without actions of its own (scoring, the end of a round) is a `Rule` with
+no `plays`, holding the functions the other rules call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import ClassVar, Generic, Protocol, TypeVar
+
+from .action import Event
+
+
+class _Phased(Protocol):
+    phase: str
+
+
+S = TypeVar("S", bound=_Phased)
+
+
+def in_phases(**verbs: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
+    """A rule's `plays`: phase name -> the verbs it owns there (read-only)."""
+    return MappingProxyType(verbs)
+
+
+class Rule(Generic[S]):
+    """One rulebook heading and the actions it governs (see the module docstring)."""
+
+    heading: ClassVar[str] = ""
+    """The rulebook's heading, word for word."""
+    plays: ClassVar[Mapping[str, tuple[str, ...]]] = in_phases()
+    """phase -> the verbs this rule owns in that phase."""
+
+    def texts(self, state: S) -> Sequence[str]:
+        """The legal texts of this rule's verbs in the state's phase."""
+        return ()
+
+    def apply(self, state: S, verb: str, arg: str, events: list[Event]) -> None:
+        """Carry out a legal action of this rule (`arg`: the words after the verb)."""
+        raise NotImplementedError(f"{type(self).__name__} plays no {verb!r}")
+
+    def refuse(self, state: S, verb: str, arg: str) -> str | None:
+        """Why this rule does not allow `verb arg` now; None for the generic message."""
+        return None
+
+
+class Rulebook(Generic[S]):
+    """A game's rules, dispatched by the state's phase and the action's first word."""
+
+    def __init__(self, title: str, rules: Sequence[Rule[S]]) -> None:
+        self.title = title
+        self.rules = tuple(rules)
+        owner: dict[str, dict[str, Rule[S]]] = {}
+        in_phase: dict[str, list[Rule[S]]] = {}
+        verbs: dict[str, None] = {}
+        for rule in self.rules:
+            for phase, played in rule.plays.items():
+                in_phase.setdefault(phase, []).append(rule)
+                for verb in played:
+                    other = owner.setdefault(phase, {}).get(verb)
+                    if other is not None:
+                        raise ValueError(
+                            f"{title}: '{verb}' in phase {phase} has two homes: "
+                            f"{type(other).__name__} and {type(rule).__name__}"
+                        )
+                    owner[phase][verb] = rule
+                    verbs[verb] = None
+        self._owner = owner
+        self._in_phase = {phase: tuple(rules) for phase, rules in in_phase.items()}
+        self.verbs = tuple(verbs)
+        self._verbs = frozenset(verbs)
+
+    def rule(self, heading: str) -> Rule[S]:
+        """The rule of a heading (KeyError for a heading the game does not have)."""
+        for rule in self.rules:
+            if rule.heading == heading:
+                return rule
+        raise KeyError(heading)
+
+    def texts(self, state: S) -> Sequence[str]:
+        """Every legal text in the state's phase, rule by rule in the rulebook's order."""
+        rules = self._in_phase.get(state.phase, ())
+        if len(rules) == 1:
+            return rules[0].texts(state)
+        return [text for rule in rules for text in rule.texts(state)]
+
+    def apply(self, state: S, text: str) -> list[Event]:
+        """Carry out a legal action: the rule owning its verb in this phase does it."""
+        verb, _, arg = text.partition(" ")
+        events: list[Event] = []
+        self._owner[state.phase][verb].apply(state, verb, arg, events)
+        return events
+
+    def is_notation(self, text: str) -> bool:
+        """Whether `text` starts with a verb of this game's notation."""
+        verb = text.partition(" ")[0]
+        return verb in self._verbs
+
+    def explain(self, state: S, text: str, describe: str) -> str | None:
+        """Why `text` is not possible now: not notation, another phase's verb, or the
+        owning rule's own refusal (`describe`: the state's sentence, for context). None
+        when the owning rule has nothing to add: the generic message lists what is."""
+        verb, _, arg = text.partition(" ")
+        if verb not in self._verbs:
+            listed = ", ".join(self.verbs[:-1])
+            return (
+                f"'{text}' is not {self.title} notation: actions start with "
+                f"{listed} or {self.verbs[-1]}."
+            )
+        rule = self._owner.get(state.phase, {}).get(verb)
+        if rule is None:
+            return f"'{text}' is not possible now. {describe}"
+        return rule.refuse(state, verb, arg)
