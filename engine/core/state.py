@@ -37,6 +37,15 @@ class Option:
         return value
 
 
+MAX_NOTATION = 200
+"""Longer text is never an action (the longest notation is a few dozen characters)."""
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """`text` in quotes for a message, shortened: an input can be thousands of characters."""
+    return f"'{text}'" if len(text) <= limit else f"'{text[:limit]}...' ({len(text)} characters)"
+
+
 def seat_name(player: int) -> str:
     """How the engine names a seat in messages: 'seat 1' is index 0."""
     return "the draw" if player == CHANCE else f"seat {player + 1}"
@@ -207,9 +216,21 @@ class State(ABC):
     def parse_action(self, text: str, player: int | None = None) -> Action:
         """The legal action whose notation is `text`, for `player` if given.
 
-        Raises IllegalAction naming the rule when no legal action matches.
+        Raises IllegalAction naming the rule when no legal action matches, and for any
+        input at all that is not a legal action: text from a card registry, a replay file
+        or a terminal can hold anything (not a string, Unicode digits, a number of
+        thousands of digits), and callers catch IllegalAction only.
         """
+        if not isinstance(text, str):
+            raise IllegalAction(f"{_quote(repr(text))} is not an action: actions are written "
+                                f"in notation, like {self._example()}.")
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            raise IllegalAction(f"{_quote(repr(player))} is not a seat: seats are numbered "
+                                f"0 to {self.players - 1} (and {CHANCE} for a draw).")
         canon = normalise(text)
+        if len(canon) > MAX_NOTATION:
+            raise IllegalAction(f"{_quote(canon)} is not an action: notation is a few words, "
+                                f"like {self._example()}.")
         current = self.current_player()
         if player is None or player == current:
             for action in self.legal_actions():
@@ -218,21 +239,37 @@ class State(ABC):
         self._reject(current if player is None else player, canon)
         raise AssertionError("unreachable")
 
+    def refusal(self, text: str) -> str | None:
+        """The game's `explain(text)`, or None when it has no reason or cannot give one.
+
+        An explanation is only words for the table: a game's explain that trips over odd
+        input (`int('²')`) must not turn a refused action into a crash.
+        """
+        try:
+            return self.explain(text)
+        except Exception:  # any failure falls back to the generic sentence
+            return None
+
+    def _example(self) -> str:
+        legal = self.legal_actions()
+        return f"'{legal[0].text}'" if legal else "'pass'"
+
     def _reject(self, player: int | None, text: str) -> None:
         current = self.current_player()
         if current is None:
-            raise IllegalAction(f"The game is over; '{text}' cannot be played.")
+            raise IllegalAction(f"The game is over; {_quote(text)} cannot be played.")
         if player != current:
             who = seat_name(current) if current != CHANCE else "a card or tile draw"
             raise IllegalAction(
                 f"It is not {seat_name(player if player is not None else current)}'s turn: "
                 f"now it is {who}'s. {self.describe()}"
             )
-        reason = self.explain(text)
+        reason = self.refusal(text)
         if reason is None:
             options = ", ".join(a.text for a in self.legal_actions()[:12])
             more = "" if len(self.legal_actions()) <= 12 else ", ..."
-            reason = f"'{text}' is not possible now. {self.describe()} Possible: {options}{more}."
+            reason = (f"{_quote(text)} is not possible now. {self.describe()} "
+                      f"Possible: {options}{more}.")
         raise IllegalAction(reason)
 
     # --- persistence --------------------------------------------------------------
