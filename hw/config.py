@@ -86,7 +86,11 @@ _SEAT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """Button filter timing, in seconds (the file gives milliseconds, stuck in seconds)."""
+    """Button filter timing, in seconds (the file gives milliseconds, stuck in seconds).
+
+    `debounce`: how long a contact must stay open before a release counts;
+    `glitch`: how long it must stay closed before a press counts (hw.buttons).
+    """
 
     debounce: float = 0.020
     glitch: float = 0.001
