@@ -135,7 +135,8 @@ class TableApp:
         self.choice = 0  # game menu cursor while choosing
         self.seating = Seating()
         self.errors: dict[str, float] = {}  # seat -> time its error flash ends
-        self._held: set[tuple[str, str]] = set()  # tap-or-hold buttons now down
+        # tap-or-hold buttons now down, with the board version their press began at
+        self._held: dict[tuple[str, str], int] = {}
         self.scoring: list[Frame] = []
         self.scoring_start = 0.0
         self.version = 0  # bumps whenever the board changes
@@ -187,7 +188,7 @@ class TableApp:
         if seat is None:
             return
         if ev.kind == "stuck":
-            self._held.discard((ev.seat, ev.button))
+            self._held.pop((ev.seat, ev.button), None)
             self.say(f"Seat {ev.seat}: the {ev.button} button seems stuck; it is ignored "
                      f"until released.")
             return
@@ -202,7 +203,11 @@ class TableApp:
 
         A button that means one thing on a tap and another on a hold (the single button
         of a one-button seat, the select button of a three-button seat) acts on release
-        when no long press came, so a hold never also counts as a tap.
+        when no long press came, so a hold never also counts as a tap. Such a press acts
+        only if it began while the seat could act, and nothing changed on the board
+        before it ended: when every seat slaps its select at once, the seat to act
+        confirms and the others' releases, arriving once the turn has moved on, do
+        nothing (they were refused, with the error light, when they went down).
         """
         key = (ev.seat, ev.button)
         dual = seat.one_button or ev.button == "select"
@@ -210,14 +215,30 @@ class TableApp:
             return {"next": "next", "previous": "previous"}.get(ev.button) if (
                 ev.kind == "press") else None
         if ev.kind == "press":
-            self._held.add(key)
+            refusal = self._refusal(ev.seat)
+            if refusal is not None:
+                self._held.pop(key, None)
+                self._flash(ev.seat, refusal)
+            else:
+                self._held[key] = self.version
+            return None
+        began = self._held.pop(key, None) if ev.kind in ("long_press", "release") else None
+        if began is None or began != self.version:
             return None
         if ev.kind == "long_press":
-            self._held.discard(key)
             return "select" if seat.one_button else "back"
-        if ev.kind == "release" and key in self._held:
-            self._held.discard(key)
-            return "next" if seat.one_button else "select"
+        return "next" if seat.one_button else "select"
+
+    def _refusal(self, seat: str) -> str | None:
+        """Why a press at `seat` cannot act now (None: it may); said with the error light."""
+        state = self.state
+        if self.mode != "playing" or state is None or state.is_over():
+            return None
+        if state.current_player() == CHANCE and self.chance.automatic:
+            return "wait: the table is drawing."
+        waiting = self._waiting_seat()
+        if waiting is not None and seat != waiting:
+            return f"it is seat {waiting}'s turn. {self._describe()}"
         return None
 
     def _table_button(self, ev: InputEvent) -> None:
@@ -396,13 +417,11 @@ class TableApp:
         assert state is not None
         if state.is_over():
             return
-        if state.current_player() == CHANCE and self.chance.automatic:
-            self._flash(seat, "wait: the table is drawing.")
+        refusal = self._refusal(seat)
+        if refusal is not None:
+            self._flash(seat, refusal)
             return
         waiting = self._waiting_seat()
-        if waiting is not None and seat != waiting:
-            self._flash(seat, f"it is seat {waiting}'s turn. {self._describe()}")
-            return
         if waiting is None and state.current_player() == CHANCE:
             # anyone may enter the card that came up; one menu serves the table
             seat = "*"

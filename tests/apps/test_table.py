@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from apps.menu import Menu
 from apps.runtime import Table
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.views import view_for
@@ -119,6 +120,92 @@ def test_an_out_of_turn_press_flashes_that_seat_and_changes_nothing(make_table,
         red, green, blue = status_pixel(table, other)[:3]
         assert red > 0 and green == 0 and blue == 0  # the error light
     assert any(f"Seat {other}: it is seat {waiting}'s turn" in s for s in make_table.said)
+
+
+def slap(table: Table, clock, bot: ButtonBot, first: str) -> None:
+    """Every seat's select goes down at once; `first` lets go first, the others after."""
+    buttons = table.buttons
+    seats = table.app.players
+    for seat in seats:
+        buttons.press_pin(seat, "select", True)
+    clock.advance(0.05)
+    buttons.process()
+    for seat in [first, *(s for s in seats if s != first)]:
+        buttons.press_pin(seat, "select", False)
+        clock.advance(0.03)
+        buttons.process()
+    bot.pump()
+
+
+def test_a_slap_of_every_seats_select_confirms_one_action_only(make_table) -> None:
+    """The seat to act confirms with its release; the other seats' presses began out of
+    turn, so their releases must not act when the turn reaches them a moment later."""
+    table, clock, bot = seated(make_table, players=4, seed=3)
+    app = table.app
+    slaps = 0
+    while app.mode != "over" and slaps < 80:
+        state = app.state
+        seat = app._waiting_seat()
+        if app.mode != "playing" or state.current_player() == CHANCE or seat is None:
+            bot.advance(4)
+            continue
+        _, action = bot.choose()
+        commands = bot.presses_for(seat, action)
+        for command in commands[:-1]:
+            bot.command(seat, command)
+        before = len(state.history)
+        slap(table, clock, bot, seat)
+        slaps += 1
+        assert app.state.history[before].text == action.text
+        players = [a.player for a in app.state.history[before:] if a.player != CHANCE]
+        assert players == [action.player], f"slap {slaps} confirmed {players}"
+    assert slaps >= 40
+
+
+def test_a_long_press_begun_out_of_turn_never_acts(make_table) -> None:
+    """A one-button seat starts holding its button while the seat before it acts; the hold
+    completes once the turn has reached it. It began out of turn: it must not choose."""
+    table, clock, bot = seated(make_table, players=3, seed=8, one_button=3)
+    app = table.app
+    buttons = table.buttons
+    for _ in range(200):
+        seat = app._waiting_seat()
+        _, action = bot.choose()
+        trial = app.state.clone()
+        trial.apply(action)
+        after = trial.current_player()
+        if (app.mode == "playing" and app.state.current_player() != CHANCE
+                and after not in (None, CHANCE) and app.players[after] != seat):
+            break
+        bot.advance(3)
+    else:
+        raise AssertionError("no turn passed from one seat to another")
+    other = app.players[after]
+    commands = bot.presses_for(seat, action)
+    assert commands[-1] == "select"  # on one button: a hold
+    for command in commands[:-1]:
+        bot.command(seat, command)
+
+    def wait(seconds: float) -> None:
+        clock.advance(seconds)
+        buttons.process()
+        bot.pump()
+
+    before = len(app.state.history)
+    buttons.press_pin(seat, "button", True)  # the seat starts its hold ...
+    wait(0.3)
+    buttons.press_pin(other, "button", True)  # ... the next seat starts one out of turn
+    wait(0.35)  # the seat's hold completes: its action is confirmed
+    count = len(app.state.history)
+    assert count > before and app.state.history[before].text == action.text
+    assert app._waiting_seat() == other
+    wait(0.5)  # the other hold completes now that it is that seat's turn
+    buttons.press_pin(seat, "button", False)
+    buttons.press_pin(other, "button", False)
+    wait(0.1)
+    assert len(app.state.history) == count
+    fresh = Menu(app.state.legal_actions(), with_back=True)
+    assert other not in app.menus or app.menus[other].path() == fresh.path()
 
 
 def test_selecting_applies_only_after_confirmation(make_table, tmp_path: Path) -> None:
