@@ -13,6 +13,7 @@ import sys
 
 COMMAND_MODULES = (
     "apps.commands.table_cmds",
+    "apps.commands.journal_cmds",
     "apps.commands.sim_cmd",
     "apps.commands.engine_cmds",
     "apps.commands.doctor",
@@ -25,6 +26,7 @@ examples:
   tavola selfplay strozzi --games 100          many games, one JSON line of figures
   tavola replay game.json                      check a recorded game
   tavola data strozzi                          which component data is provisional
+  tavola journal check                         the game journal, its backups, any problem
 """
 
 

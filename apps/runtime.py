@@ -176,11 +176,8 @@ class Table:
         self.buttons = Buttons(hw, clock=clock, events=self.events, thread=button_thread,
                                pin_factory=pin_factory)
         self.journal = Journal(journal_path or config.app.journal)
-        if self.journal.recovered_from is not None:
-            (say or log.warning)(
-                f"The journal was damaged; it is kept as {self.journal.recovered_from} and the "
-                f"games still readable were copied to a new journal."
-            )
+        if self.journal.report is not None and say is not None:  # found at open, and kept
+            say(self.journal.report[:1].upper() + self.journal.report[1:] + ".")
         compositors = {
             name: Compositor(layout, {layout.default_strip: hw.strip.count})
             for name, layout in self.layouts.items()

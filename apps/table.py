@@ -29,7 +29,7 @@ from hw.events import InputEvent
 from .cards import CardError, CardReader
 from .chance import ChanceSource
 from .compositor import Compositor
-from .journal import Journal
+from .journal import Journal, JournalUnavailable
 from .menu import Menu
 from .views import Frame, View, ViewContext, view_for
 from .views.base import OFF, Colour, dim
@@ -59,6 +59,8 @@ PULSE_PERIOD = 1.6
 PULSE_STEPS = 16  # distinct prompt brightnesses per period: frames repeat, few are pushed
 SCORING_STEP = 0.6
 SCORING_HOLD = 2.0
+RETRY_S = 2.0  # a write the journal refused is tried again this often
+RETRY_WAIT_S = 0.1  # ... waiting this long for a lock (the first try waits the journal's 5 s)
 # Free seats glow while waiting: never so dim that gamma and brightness put them out.
 GLOW_MIN = 0.15
 GLOW_SPAN = 0.35
@@ -76,6 +78,22 @@ class Output(Protocol):
 class SeatConfig:
     name: str
     one_button: bool = False
+
+
+@dataclass
+class Unwritten:
+    """A write the journal refused (disk full, a lock): kept in memory and tried again;
+    until it is written the table takes no new action and the board shows what the
+    journal has."""
+
+    kind: str  # "action" or "finish"
+    why: str
+    retry_at: float
+    action: Action | None = None
+    after: State | None = None  # the state with the action applied
+    events: list[Event] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    winner: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -144,6 +162,7 @@ class TableApp:
         self._preview: tuple[int, str, str, Frame] | None = None
         self.dirty = True
         self.acknowledged = 0
+        self.unwritten: Unwritten | None = None
 
     # --- start-up ------------------------------------------------------------------
     def start(self) -> None:
@@ -155,7 +174,10 @@ class TableApp:
                 return
             except (KeyError, ValueError, IllegalAction) as exc:
                 self.say(f"Cannot resume game {record.id} ({exc}); it is set aside.")
-                self.journal.abandon(record.id)
+                try:
+                    self.journal.abandon(record.id)
+                except JournalUnavailable as why:  # the next game start abandons it
+                    log.error("%s", why)
         if self.fixed_game is not None:
             self._choose(self.fixed_game)
 
@@ -181,6 +203,10 @@ class TableApp:
     def handle(self, ev: InputEvent) -> None:
         """One button event; every path either changes something or flashes an error."""
         self.dirty = True
+        if self.unwritten is not None:
+            if ev.kind == "press":
+                self._refuse_unwritten(ev.seat)
+            return
         if ev.seat == "table":
             self._table_button(ev)
             return
@@ -271,6 +297,9 @@ class TableApp:
         """A card, tile or token the scanner read: the draw it answers is confirmed like any
         action (journal first); anything else lights every seat red, says why, changes nothing."""
         self.dirty = True
+        if self.unwritten is not None:
+            self._refuse_unwritten("*")
+            return
         state = self.state
         drawing = self.mode == "playing" or (self.mode == "setup" and self._in_setup())
         if self.cards is None or state is None or self.game_name is None or not drawing:
@@ -368,13 +397,17 @@ class TableApp:
         self.colours = [colour_of[s] for s in self.players]
         seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
         state = game.new_state(len(self.players), seed=seed, options=self.options)
+        try:
+            self.game_id = self.journal.start_game(
+                game.name, state.players, seed, dict(state.options),
+                [{"seat": s, "colour": list(c)} for s, c in zip(self.players, self.colours,
+                                                                 strict=True)],
+                state.data.digest,
+            )
+        except JournalUnavailable as exc:
+            self._journal_refused(str(exc), "the game does not start; press again to retry")
+            return
         self.state = state
-        self.game_id = self.journal.start_game(
-            game.name, state.players, seed, dict(state.options),
-            [{"seat": s, "colour": list(c)} for s, c in zip(self.players, self.colours,
-                                                             strict=True)],
-            state.data.digest,
-        )
         self._context()
         self.players_seated()
         names = {c: n for n, c in palette}
@@ -448,16 +481,80 @@ class TableApp:
         return menu
 
     def confirm(self, action: Action) -> list[Event]:
-        """Apply, commit, then acknowledge: the journal has it before the lights say so."""
+        """Apply, commit, then acknowledge: the journal has it before the lights say so.
+
+        A journal that refuses the write (disk full, locked) keeps the game in memory:
+        the action waits in `unwritten`, the board stays as the journal has it, every
+        press is refused with the reason, and `tick()` tries again until it is written.
+        """
         state = self.state
         assert state is not None and self.view is not None
         events = state.apply(action)
-        self.journal.append(self.game_id, len(state.history), action.player, action.text)
+        try:
+            self.journal.append(self.game_id, len(state.history), action.player, action.text)
+        except JournalUnavailable as exc:
+            self.state = self._replayed(state.history[:-1])
+            self.unwritten = Unwritten("action", str(exc), self.clock() + RETRY_S,
+                                       action=action, after=state, events=events)
+            self._journal_refused(str(exc), "the game is kept; no action is taken until the "
+                                  f"journal accepts it (tried again every {RETRY_S:g} s)")
+            return events
+        self._acknowledge(action, events)
+        return events
+
+    def _acknowledge(self, action: Action, events: list[Event]) -> None:
+        state = self.state
+        assert state is not None and self.view is not None
         who = "draw" if action.player == CHANCE else f"seat {self.players[action.player]}"
         self.acknowledged = len(state.history)
         self.say(f"#{len(state.history)} {who}: {self.view.public_text(state, action)}")
         self._after_change(events)
-        return events
+
+    def _replayed(self, actions: Sequence[Action]) -> State:
+        """The game's state after `actions`, rebuilt from its seed (undo, refused writes)."""
+        state = self.state
+        assert state is not None
+        replay = engine.get(state.game.name).new_state(state.players, seed=state.seed,
+                                                       options=state.options)
+        for action in actions:
+            replay.apply(action)
+        return replay
+
+    def _journal_refused(self, why: str, what: str) -> None:
+        """Said at every seat (red) and in the log: the journal refused a write."""
+        log.error("%s", why)
+        self._flash_all(f"{why[:1].upper()}{why[1:]}: {what}.")
+
+    def _refuse_unwritten(self, seat: str) -> None:
+        assert self.unwritten is not None
+        why = self.unwritten.why
+        text = f"{why[:1].upper()}{why[1:]}; nothing is taken until the journal accepts it."
+        if seat in self.seats:
+            self._flash(seat, text)
+        else:
+            self._flash_all(text)
+
+    def _retry(self, now: float) -> None:
+        """Try the refused write again; once it is in the journal, carry on from it."""
+        u = self.unwritten
+        assert u is not None
+        try:
+            if u.kind == "action":
+                assert u.action is not None and u.after is not None
+                self.journal.append(self.game_id, len(u.after.history), u.action.player,
+                                    u.action.text, wait=RETRY_WAIT_S)
+            else:
+                self.journal.finish(self.game_id, u.scores, u.winner, wait=RETRY_WAIT_S)
+        except JournalUnavailable as exc:
+            u.why, u.retry_at = str(exc), now + RETRY_S
+            return
+        self.unwritten = None
+        log.warning("journal %s accepts writes again", self.journal.path)
+        self.say("The journal accepts writes again; nothing was lost.")
+        if u.kind == "action":
+            assert u.action is not None and u.after is not None
+            self.state = u.after
+            self._acknowledge(u.action, u.events)
 
     def _after_change(self, events: list[Event]) -> None:
         """New state: reset menus, show scoring, finish, or let the app draw."""
@@ -544,7 +641,12 @@ class TableApp:
         state = self.state
         assert state is not None
         scores, winner = state.scores(), state.winner()
-        self.journal.finish(self.game_id, scores, winner)
+        try:
+            self.journal.finish(self.game_id, scores, winner)
+        except JournalUnavailable as exc:  # every action is in; the end is written later
+            self.unwritten = Unwritten("finish", str(exc), self.clock() + RETRY_S,
+                                       scores=scores, winner=winner)
+            self._journal_refused(str(exc), "the game's end is written as soon as it can be")
         self.game_ended()
         table = ", ".join(f"seat {self.players[p]}: {v}" for p, v in enumerate(scores))
         names = ", ".join(f"seat {self.players[p]}" for p in winner)
@@ -571,7 +673,11 @@ class TableApp:
 
     def _abandon(self) -> None:
         if self.state is not None and not self.state.is_over():
-            self.journal.abandon(self.game_id)
+            try:
+                self.journal.abandon(self.game_id)
+            except JournalUnavailable as exc:
+                self._journal_refused(str(exc), "the game goes on")
+                return
             self.say("Game ended without scoring.")
         self._to_idle()
 
@@ -588,12 +694,12 @@ class TableApp:
             for seat in self.players:
                 self.errors[seat] = self.clock() + ERROR_SECONDS
             return
-        self.journal.undo(self.game_id)
-        game = engine.get(state.game.name)
-        replay = game.new_state(state.players, seed=state.seed, options=state.options)
-        for action in state.history[:-1]:
-            replay.apply(action)
-        self.state = replay
+        try:
+            self.journal.undo(self.game_id)
+        except JournalUnavailable as exc:
+            self._journal_refused(str(exc), "nothing was undone")
+            return
+        self.state = self._replayed(state.history[:-1])
         self.say(f"Undone: {last.text}.")
         self._after_change([])
 
@@ -706,6 +812,8 @@ class TableApp:
     def tick(self) -> float | None:
         """Render and push if due; returns seconds until the next tick is needed (None: idle)."""
         now = self.clock()
+        if self.unwritten is not None and now >= self.unwritten.retry_at:
+            self._retry(now)
         if self.mode == "scoring" and self.scoring:
             done = self.scoring_start + SCORING_STEP * len(self.scoring) + SCORING_HOLD
             if now >= done:
@@ -718,6 +826,9 @@ class TableApp:
             self.output.show(compositor.compose(self.frame(now)))
         self.dirty = False
         due = self.output.due_in()
+        if self.unwritten is not None:
+            retry = max(0.0, self.unwritten.retry_at - now)
+            due = retry if due is None else min(due, retry)
         if not self.animating():
             return due
         step = PULSE_PERIOD / PULSE_STEPS

@@ -41,7 +41,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         config = demo_config(game.name, players, journal=journal, seed=args.seed,
                              strip=args.strip, chance=args.chance)
         clock = ManualClock()
-        table = runtime.Table(config, clock=clock, button_thread=False, say=say)
+        try:
+            table = runtime.Table(config, clock=clock, button_thread=False, say=say)
+        except (ConfigError, JournalError) as exc:
+            return _fail(str(exc))
         try:
             say(f"{game.title} on a mocked table: {players} players, seed {args.seed}")
             table.app.start()
@@ -121,12 +124,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    """Read the journal without writing a byte (a wrong --db must never be changed)."""
     path = Path(args.db) if args.db else default_path()
     if not path.exists():
         print(f"no journal at {path} yet: no games played")
         return 0
-    journal = Journal(path)
     try:
+        journal = Journal(path, readonly=True)
+    except JournalError as exc:
+        return _fail(str(exc))
+    try:
+        if journal.report is not None:
+            print(f"tavola: {journal.report}", file=sys.stderr)
         games = journal.history(limit=args.limit)
         if not games:
             print("no finished games yet")

@@ -4,40 +4,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import engine
+from apps.journal import JournalError
 from apps.menu import Menu
 from apps.runtime import Table
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.views import view_for
 from apps.views.base import ViewContext
 from engine.core import CHANCE
-
-
-@pytest.fixture
-def make_table(tmp_path: Path) -> Iterator:
-    tables: list[Table] = []
-    said: list[str] = []
-
-    def make(players: int = 4, seed: int = 5, *, chance: str = "app", one_button: int = 0,
-             db: Path | None = None) -> tuple[Table, ManualClock, ButtonBot]:
-        config = demo_config("strozzi", players, journal=db or tmp_path / "journal.db",
-                             seed=seed, chance=chance, one_button=one_button)
-        clock = ManualClock()
-        table = Table(config, clock=clock, button_thread=False, say=said.append)
-        tables.append(table)
-        table.app.start()
-        table.app.tick()
-        return table, clock, ButtonBot(table, clock, seed)
-
-    make.said = said  # type: ignore[attr-defined]
-    yield make
-    for table in tables:
-        table.close()
 
 
 def seated(make, **kw):
@@ -272,13 +250,15 @@ def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) 
     assert again.app.players == table.app.players and again.app.colours == table.app.colours
 
 
-def test_a_damaged_journal_is_set_aside_with_a_message(make_table, tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_journal_is_refused_and_left_alone(make_table,
+                                                                 tmp_path: Path) -> None:
     db = tmp_path / "journal.db"
     db.write_bytes(b"this is not a database at all" * 100)
-    table, _clock, _bot = make_table(db=db)
-    assert table.journal.recovered_from is not None and table.journal.recovered_from.exists()
-    assert any("damaged" in line for line in make_table.said)
-    assert table.app.mode == "seating"
+    with pytest.raises(JournalError, match=r"journal\.db is not an SQLite database.*nothing "
+                       r"was changed"):
+        make_table(db=db)
+    assert db.read_bytes() == b"this is not a database at all" * 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
 
 
 def test_a_truncated_journal_keeps_the_last_good_game(make_table, tmp_path: Path) -> None:
@@ -293,10 +273,12 @@ def test_a_truncated_journal_keeps_the_last_good_game(make_table, tmp_path: Path
         Path(str(db) + suffix).unlink(missing_ok=True)
     db.write_bytes(data[: len(data) // 2 + 100])
     again, _clock2, _bot2 = make_table(players=3, seed=4, db=db)
-    aside = again.journal.recovered_from
+    aside = again.journal.recovered_from  # SQLite calls a cut file corrupt: set aside
     assert aside is not None and aside.exists()
+    assert aside.read_bytes() == data[: len(data) // 2 + 100]
     kept = again.journal.history(5)
     assert [g.id for g in kept] == [finished.id] and kept[0].scores == finished.scores
+    assert any("damaged" in line and aside.name in line for line in make_table.said)
 
 
 def test_setup_guidance_lights_start_spaces_and_tokens(make_table) -> None:
