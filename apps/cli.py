@@ -31,7 +31,9 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from .args import Parser
+
+    parser = Parser(
         prog="tavola",
         description="Tavola: a Raspberry Pi companion for physical board games.",
         epilog=EPILOG,
@@ -51,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
+    except SystemExit as exc:
+        if isinstance(exc.code, str):  # a command's one-line refusal
+            print(exc.code, file=sys.stderr)
+            return 2
+        raise
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -577,6 +577,9 @@ class Journal:
         probe = cls.__new__(cls)
         probe.path = path
         mark = probe._read_mark()
+        if not path.exists() and mark is None and source is None and not probe.backups():
+            raise JournalError(f"no journal at {path}, and no backup or mark beside it: "
+                               "nothing to restore")
         found = ""
         aside = None
         if path.exists() and not path.is_dir() and not _is_sqlite(path):

@@ -396,7 +396,14 @@ class TableApp:
         self.players = order[first:] + order[:first]
         self.colours = [colour_of[s] for s in self.players]
         seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
-        state = game.new_state(len(self.players), seed=seed, options=self.options)
+        # [app.options] may name options of several games: each game gets its own
+        declared = {o.name for o in game.options}
+        options = {k: v for k, v in self.options.items() if k in declared}
+        try:
+            state = game.new_state(len(self.players), seed=seed, options=options)
+        except ValueError as exc:  # checked at start-up; a combination can still be refused
+            self._flash_all(f"{game.title} cannot start: {exc}")
+            return
         try:
             self.game_id = self.journal.start_game(
                 game.name, state.players, seed, dict(state.options),

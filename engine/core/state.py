@@ -31,7 +31,9 @@ class Option:
     choices: Sequence[Any] | None = None
 
     def check(self, value: Any) -> Any:
-        if self.choices is not None and value not in self.choices:
+        """`value` if it is one of the choices, of the same type (`True` is not `1`)."""
+        if self.choices is not None and not any(
+                type(c) is type(value) and c == value for c in self.choices):
             allowed = ", ".join(map(str, self.choices))
             raise ValueError(f"option {self.name} must be one of {allowed} (got {value!r})")
         return value
