@@ -38,6 +38,7 @@ import contextlib
 import json
 import logging
 import os
+import shutil
 import sqlite3
 import time
 import uuid
@@ -209,6 +210,7 @@ class Journal:
                 raise JournalError(f"cannot create the folder of journal {path}: "
                                    f"{exc.strerror or exc}; nothing was changed: set [app] "
                                    "journal to a writable path") from None
+        had = {s: companion(path, s).exists() for s in ("", "-wal", "-shm")}
         try:
             db = self._connect(create=not exists)
             try:
@@ -228,6 +230,10 @@ class Journal:
         except sqlite3.Error as exc:
             if _is_corrupt(exc) and not self.readonly:
                 return self._rebuild(_cause(exc, self.lock_timeout))
+            for suffix, was in had.items():  # what this open began to create goes again
+                if not was:
+                    with contextlib.suppress(OSError):
+                        companion(path, suffix).unlink(missing_ok=True)
             raise JournalError(f"cannot open journal {path}: "
                                f"{_cause(exc, self.lock_timeout, path)}; nothing was changed"
                                ) from None
@@ -954,6 +960,13 @@ def _uri_path(path: Path) -> str:
     return str(path.absolute()).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
+def _nearly_full(path: Path) -> bool:
+    try:
+        return shutil.disk_usage(path.parent).free < 256 * 1024
+    except OSError:
+        return False
+
+
 def _access_problem(path: Path) -> str | None:
     """Why `path` cannot be written, when the file system or the permissions say so."""
     folder = path.parent
@@ -992,6 +1005,8 @@ def _cause(exc: BaseException, lock_timeout: float, path: Path | None = None) ->
     if base in ("SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH"):
         return "permission denied, or its folder is missing"
     if base == "SQLITE_IOERR":
+        if path is not None and _nearly_full(path):
+            return f"the disk is full ({name})"
         return f"a disk error ({name})"
     if base == "SQLITE_NOTADB":
         return "SQLite says it is not a database"

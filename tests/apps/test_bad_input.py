@@ -197,6 +197,17 @@ def test_demo_and_selfplay_check_the_player_count_against_the_game(
             assert "3-6 players" in lines[0] and players in lines[0]
 
 
+def test_a_seed_the_journal_cannot_store_and_a_db_below_a_file_are_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = run_main(["demo", "strozzi", "--seed", str(2**70)], capsys)
+    assert code == 2 and len(lines) == 1 and "--seed" in lines[0] and "out of range" in lines[0]
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine")
+    code, lines = run_main(["demo", "strozzi", "--db", str(blocker / "x.db")], capsys)
+    assert code == 2 and len(lines) == 1 and "notes.txt is a file, not a folder" in lines[0]
+    assert blocker.read_text() == "mine"
+
+
 def test_cards_learn_refuses_a_usb_id_that_is_not_one(capsys: pytest.CaptureFixture[str]
                                                       ) -> None:
     code, lines = run_main(["cards", "learn", "strozzi", "--usb", "pico"], capsys)
@@ -395,8 +406,8 @@ def test_the_file_refuses_an_unknown_table_and_a_misspelt_key_with_did_you_mean(
     ({"game": "strozzi", "options": {"first": True}}, r"app\.options\.first: True is not one"),
     ({"game": "florence", "options": {"scandal_entry": "drw"}},
      r"did you mean 'draw'\?"),
-    ({"seed": 1180591620717411303424}, None),  # TOML itself cannot hold it
-    ({"seed": 9223372036854775807}, None),
+    ({"seed": 1180591620717411303424}, r"app\.seed: 1180591620717411303424 is out of range"),
+    ({"seed": 9223372036854775807}, None),  # the largest the journal stores: taken
     ({"seed": -1}, r"app\.seed: -1 is out of range: must be a whole number 0 to"),
     ({"game": "strozzi", "seats": 2}, r"seats: Strozzi needs at least 3 players; 2 seat"),
     ({"layouts": {"strozi": "/x.toml"}}, r"did you mean 'strozzi'\?"),
@@ -409,12 +420,7 @@ def test_app_settings_are_checked_against_what_the_games_declare(
     data["app"].update(app)
     text = toml_dump(data)
     if message is None:
-        try:
-            config = runtime.parse_text(text)
-        except ConfigError as exc:
-            assert "app.seed" in str(exc)
-            return
-        assert config.app.seed == app["seed"]  # the largest seed the journal stores
+        assert runtime.parse_text(text).app.seed == app["seed"]
         return
     with pytest.raises(ConfigError, match=message):
         runtime.parse_text(text)

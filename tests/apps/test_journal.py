@@ -28,7 +28,7 @@ from apps.table import RETRY_S
 from engine.core import random_action
 from tests.apps.test_table import seated
 
-from .test_journal_faults import hold_lock, small_tmpfs
+from .test_journal_faults import fill, hold_lock, small_tmpfs
 
 SEATS = [{"seat": "1", "colour": [1, 2, 3]}, {"seat": "2", "colour": [4, 5, 6]},
          {"seat": "3", "colour": [7, 8, 9]}]
@@ -226,6 +226,44 @@ def test_a_read_only_disk_is_an_error_and_nothing_is_set_aside(tmp_path: Path) -
             history.close()
         finally:
             subprocess.run(["mount", "-o", "remount,rw", str(state)], check=True)
+
+
+def test_a_full_disk_at_start_up_sets_nothing_aside_and_creates_nothing(tmp_path: Path) -> None:
+    """After a clean stop SQLite needs room for its index (-shm) to open the journal: a full
+    disk is then one line, the files untouched. After a crash the index is there: the
+    journal opens, the game in progress is in it, and writes are refused (the table says
+    so at the seats) until there is room again. A new journal on a full disk: one line,
+    and no empty file left behind."""
+    with small_tmpfs(tmp_path / "state", "4m") as state:
+        db = state / "journal.db"
+        journal = Journal(db)
+        play(journal, 1)
+        game_id = play(journal, 2, finish=False, actions=20)
+        journal.close()
+        filler = fill(state)
+        before = {p.name: digest(p) for p in state.iterdir() if p != filler}
+        with pytest.raises(JournalError, match=r"journal\.db: the disk is full.*nothing was "
+                           r"changed"):
+            Journal(db)
+        with pytest.raises(JournalError, match=r"new\.db: the disk is full.*nothing was "
+                           r"changed"):
+            Journal(state / "new.db")
+        assert {p.name: digest(p) for p in state.iterdir() if p != filler} == before
+        filler.unlink()
+        running = Journal(db)  # the table crashed: its -shm stays
+        filler = fill(state)
+        opened = Journal(db)
+        assert opened.report is None and len(opened.unfinished().actions) == 20
+        with pytest.raises(JournalUnavailable, match=r"journal\.db cannot be written: the disk "
+                           r"is full"):
+            opened.append(game_id, 21, 0, "pass")
+        assert len(opened.load(game_id).actions) == 20
+        assert not any(".damaged-" in p.name for p in state.iterdir())
+        filler.unlink()
+        opened.append(game_id, 21, 0, "pass")
+        assert opened.load(game_id).actions[-1] == (0, "pass")
+        opened.close()
+        running.db.close()
 
 
 # --- the table when the journal refuses a write -----------------------------------------------
