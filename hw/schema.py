@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hw.tomlsource import ConfigError, TomlSource, dotted
+from hw.tomlsource import ConfigError, TomlSource
 from hw.tomlsource import Key as KeyPath
 
 __all__ = [
@@ -398,9 +398,3 @@ def argument(t: Type) -> Callable[[str], Any]:
 
     parse.__name__ = t.describe()  # argparse names the type in its message
     return parse
-
-
-def line_of(src: TomlSource, at: KeyPath) -> str:
-    """`file:line: key` as errors write it (for callers that compose their own)."""
-    line = src.line_of(at)
-    return f"{src.name}:{line}: {dotted(at)}" if line else f"{src.name}: {dotted(at)}"
