@@ -187,6 +187,7 @@ class Journal:
         self._mark_warned = False
         self._mark_fd: int | None = None
         self._mark_len = 0
+        self._mark_due = False
         self.db = self._open()
 
     # --- opening ---------------------------------------------------------------------------
@@ -635,12 +636,14 @@ class Journal:
     # --- writing ---------------------------------------------------------------------------
     @contextmanager
     def _tx(self, *, count: bool = True, wait: float | None = None,
-            then: Callable[[], None] | None = None) -> Iterator[sqlite3.Connection]:
+            then: Callable[[], None] | None = None,
+            mark_later: bool = False) -> Iterator[sqlite3.Connection]:
         """One transaction; every one counts a commit. Failures that can pass are
         `JournalUnavailable` (nothing written). After the commit `then` updates what is
-        kept in memory, and the mark follows."""
+        kept in memory, and the mark follows (`mark_later`: at `sync_mark()`)."""
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
+        self.sync_mark()
         db = self.db
         self._busy(self.lock_timeout if wait is None else wait)
         try:
@@ -663,6 +666,19 @@ class Journal:
             then()
         if count:
             self.commits += 1
+            self._mark_due = True
+            if not mark_later:
+                self.sync_mark()
+
+    def sync_mark(self) -> None:
+        """Write the mark if a commit has not been marked yet.
+
+        `append` leaves this to its caller, which acknowledges the action first: the
+        time between a commit and its acknowledgement (where a cut leaves the journal an
+        action ahead of what the table said) stays as short as SQLite makes it. Any
+        later write, a game end and `close()` mark what is due anyway."""
+        if self._mark_due:
+            self._mark_due = False
             self._write_mark()
 
     def _busy(self, seconds: float) -> None:
@@ -681,6 +697,7 @@ class Journal:
     def close(self) -> None:
         """Fold the write-ahead log into the file, then close: a clean file on shutdown."""
         if not self.readonly:
+            self._mark_due = False
             self._checkpoint()
             self._write_mark(durable=True)
         if self._mark_fd is not None:
@@ -717,7 +734,8 @@ class Journal:
 
     def append(self, game_id: int, seq: int, player: int, text: str, *,
                wait: float | None = None) -> None:
-        """Commit action number `seq` (1-based) durably before anyone sees it acknowledged."""
+        """Commit action number `seq` (1-based) durably before anyone sees it acknowledged;
+        call `sync_mark()` once it has been acknowledged."""
 
         def appended() -> None:
             live = self._live
@@ -725,7 +743,7 @@ class Journal:
                 live.actions.append((player, text))
 
         try:
-            with self._tx(wait=wait, then=appended) as db:
+            with self._tx(wait=wait, then=appended, mark_later=True) as db:
                 db.execute(
                     "INSERT INTO actions (game_id, seq, player, text, at) VALUES (?,?,?,?,?)",
                     (game_id, seq, player, text, self.clock()),

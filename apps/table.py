@@ -197,6 +197,10 @@ class TableApp:
         self._context()
         self.resumed()
         self.say(f"Resumed {game.title} after {len(record.actions)} actions.")
+        if state.history:
+            # the last action again: a cut may have come between its commit and its
+            # acknowledgement, and the board shows it now
+            self._say_action(state.history[-1])
         self._after_change([])
 
     # --- input ---------------------------------------------------------------------
@@ -512,10 +516,17 @@ class TableApp:
     def _acknowledge(self, action: Action, events: list[Event]) -> None:
         state = self.state
         assert state is not None and self.view is not None
+        self._say_action(action)
+        self.journal.sync_mark()  # right after the acknowledgement, not between
+        self._after_change(events)
+
+    def _say_action(self, action: Action) -> None:
+        """`#N seat S: text`, the acknowledgement of the state's last action."""
+        state = self.state
+        assert state is not None and self.view is not None
         who = "draw" if action.player == CHANCE else f"seat {self.players[action.player]}"
         self.acknowledged = len(state.history)
         self.say(f"#{len(state.history)} {who}: {self.view.public_text(state, action)}")
-        self._after_change(events)
 
     def _replayed(self, actions: Sequence[Action]) -> State:
         """The game's state after `actions`, rebuilt from its seed (undo, refused writes)."""

@@ -45,6 +45,7 @@ def play(journal: Journal, seed: int, *, finish: bool = True, actions: int | Non
         action = random_action(state, rng)
         state.apply(action)
         journal.append(game_id, len(state.history), action.player, action.text)
+        journal.sync_mark()  # acknowledged
     if finish and state.is_over():
         journal.finish(game_id, state.scores(), state.winner())
     return game_id

@@ -243,11 +243,19 @@ def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) 
         for command in bot.presses_for(seat, action):
             bot.command(seat, command)
     before = snapshot(table)
+    last = table.app.state.history[-1]
+    count = len(table.app.state.history)
     table.close()
+    said = len(make_table.said)
     again, _clock2, _bot2 = make_table(seed=9)
     assert again.app.mode == "playing"
     assert snapshot(again) == before
     assert again.app.players == table.app.players and again.app.colours == table.app.colours
+    # it says where it resumed, and repeats the last action: a cut may have come between
+    # that action's commit and its acknowledgement
+    who = "draw" if last.player == CHANCE else f"seat {again.app.players[last.player]}"
+    assert make_table.said[said:said + 2] == [f"Resumed Strozzi after {count} actions.",
+                                              f"#{count} {who}: {last.text}"]
 
 
 def test_a_file_that_is_not_a_journal_is_refused_and_left_alone(make_table,
