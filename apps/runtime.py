@@ -215,7 +215,9 @@ class Table:
         hw = config.hw
         assert hw.strip is not None
         self.clock = clock
-        self.events: queue.Queue[InputEvent] = queue.Queue()
+        # SimpleQueue: its put() is reentrant, so the signal handlers' stop() and wake() can
+        # never deadlock on a lock the main loop's get() holds (a Queue's can)
+        self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.layouts = self._fitting(config, self._layouts(config), hw.strip.count)
         lobby = next(iter(self.layouts.values()))
         strip_name = lobby.default_strip

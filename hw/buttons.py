@@ -55,6 +55,9 @@ from hw.events import InputEvent, Kind
 from hw.pi import lgpio_workdir
 
 Clock = Callable[[], float]
+EventQueue = queue.SimpleQueue[Any] | queue.Queue[Any]
+"""Where filtered events go. The table's is a SimpleQueue: its put() is reentrant, so a
+signal handler may use it (a Queue's put can deadlock on the lock its get holds)."""
 _STOP = object()
 #: an edge older than this when its callback runs is not believed (a clock mismatch)
 MAX_EDGE_AGE = 0.5
@@ -159,10 +162,10 @@ class ButtonBank:
     """
 
     def __init__(self, timing: Timing, *, clock: Clock = time.monotonic,
-                 events: queue.Queue[InputEvent] | None = None) -> None:
+                 events: EventQueue | None = None) -> None:
         self.timing = timing
         self.clock = clock
-        self.events: queue.Queue[InputEvent] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.edges: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.filters: dict[tuple[str, str], ButtonFilter] = {}
         self._busy: set[ButtonFilter] = set()
@@ -252,7 +255,7 @@ def factory_name(factory: Any) -> str:
 
 
 class Buttons:
-    """Every configured button, filtered, feeding one `queue.Queue[InputEvent]` (`.events`).
+    """Every configured button, filtered, feeding one queue of `InputEvent`s (`.events`).
 
     With `thread=True` (the default) a worker thread runs the filters; with
     `thread=False` the owner calls `process()` (tests, single-threaded tools).
@@ -263,7 +266,7 @@ class Buttons:
 
     def __init__(self, specs: Iterable[ButtonSpec] | HwConfig, *, timing: Timing | None = None,
                  pin_factory: Any = None, clock: Clock = time.monotonic,
-                 events: queue.Queue[InputEvent] | None = None, thread: bool = True,
+                 events: EventQueue | None = None, thread: bool = True,
                  edge_ages: bool | None = None) -> None:
         lgpio_workdir()
         from gpiozero import DigitalInputDevice
