@@ -95,6 +95,8 @@ def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
         raise DataError(f"{path}: {exc}") from None
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None
 
 
 def load_game_data(package: str, game: str, *, override: Path | str | None = None) -> GameData:
