@@ -620,15 +620,16 @@ class Journal:
             journal.recovered_from = aside
         elif journal.report is not None:  # SQLite called it corrupt: rebuilt at open
             found = journal.report + "; then "
-        same = mark is not None and (journal._created or mark.journal_id == journal.id)
-        if same and journal._created:
-            journal.id = mark.journal_id  # type: ignore[union-attr]
+        same = mark if mark is not None and (
+            journal._created or mark.journal_id == journal.id) else None
+        if same is not None and journal._created:
+            journal.id = same.journal_id
             journal._set_meta("id", journal.id)
         copy = journal._copy_as_found() if journal._games and not found else None
         kept = journal._restore_from(
-            [*journal._backup_records(), *(journal._mark_records(mark) if same else []),
-             *extra],  # type: ignore[arg-type]
-            at_least=mark.commits if same else 0)  # type: ignore[union-attr]
+            [*journal._backup_records(),
+             *(journal._mark_records(same) if same is not None else []), *extra],
+            at_least=same.commits if same is not None else 0)
         journal.report = ((found or f"journal {path}: ") + kept
                           + (f"; the journal as found is kept as {copy.name}" if copy else ""))
         return journal

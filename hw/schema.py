@@ -76,8 +76,8 @@ def kind_of(value: Any) -> str:
         return "a boolean"
     if isinstance(value, int | float):
         return "a number"
-    return {str: "a string", list: "a list", dict: "a table"}.get(type(value),
-                                                                 type(value).__name__)
+    names: dict[type, str] = {str: "a string", list: "a list", dict: "a table"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _shown(value: Any) -> str:
@@ -268,17 +268,17 @@ class Section(Mapping[str, Any]):
 
     src: TomlSource
     at: KeyPath
-    values: dict[str, Any]
+    checked: dict[str, Any]
     written: set[str] = field(default_factory=set)
 
     def __getitem__(self, name: str) -> Any:
-        return self.values[name]
+        return self.checked[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self.checked)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self.checked)
 
     def given(self, name: str) -> bool:
         """Whether the file wrote `name` (not just its default)."""

@@ -182,7 +182,7 @@ def cmd_data(args: argparse.Namespace) -> int:
     except DataError as exc:
         print(f"tavola data: {exc}", file=sys.stderr)
         return 1
-    groups = data.groups.values()
+    groups = list(data.groups.values())
     if args.provisional:
         groups = [g for g in groups if g.provenance == "provisional"]
     width = max((len(g.name) for g in data.groups.values()), default=10)

@@ -70,6 +70,8 @@ def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[s
         if not isinstance(table, dict):
             raise DataError(f"{origin}: [{name}] must be a table of values")
         values = {k: v for k, v in table.items() if k not in ("provenance", "source")}
+        prov: Any
+        source: Any
         if override:
             prov, source = "override", str(table.get("source", origin))
         else:
