@@ -4,8 +4,9 @@ Figures: microseconds per applied action over random 4-player games (legal-actio
 generation and the random choice included), complete games per second, the same
 for every player count, solo games against the Strozzi automa (his steps confirmed
 by the human, as at the table, and run straight through with the harder tuning),
-and the cost of `clone()` and of a `to_dict` / `state_from_dict` round trip. The
-target is at most 15 bare triggers per action.
+and the cost of `clone()`, of a `to_dict` / `state_from_dict` round trip and of
+`observe()` (the public table, which the view reads for every frame, and one seat).
+The target is at most 15 bare triggers per action.
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ def play(
     return seconds / actions * 1e6, games / seconds, actions, samples
 
 
-def copy_costs(samples: list[State]) -> tuple[float, float]:
-    """(us per clone, us per to_dict + state_from_dict) over mid-game states."""
+def copy_costs(samples: list[State]) -> tuple[float, float, float, float]:
+    """(us per clone, us per to_dict + state_from_dict, us per observe(), us per
+    observe(0)) over mid-game states."""
     game = engine.get("florence")
     picked = (samples * (COPIES // max(1, len(samples)) + 1))[:COPIES]
     start = time.perf_counter()
@@ -74,7 +76,15 @@ def copy_costs(samples: list[State]) -> tuple[float, float]:
     for state in picked[: COPIES // 4]:
         game.state_from_dict(state.to_dict())
     dict_us = (time.perf_counter() - start) / (COPIES // 4) * 1e6
-    return clone_us, dict_us
+    start = time.perf_counter()
+    for state in picked:
+        state.observe()
+    public_us = (time.perf_counter() - start) / len(picked) * 1e6
+    start = time.perf_counter()
+    for state in picked:
+        state.observe(0)
+    seat_us = (time.perf_counter() - start) / len(picked) * 1e6
+    return clone_us, dict_us, public_us, seat_us
 
 
 def run() -> list[str]:
@@ -105,6 +115,9 @@ def run() -> list[str]:
             f"florence 1p solo ({name}): {us_s:.1f} us/action = {us_s / bare:.2f} bare "
             f"triggers, {gps_s:.1f} games/s, {actions_s / SOLO_GAMES:.0f} actions/game"
         )
-    clone_us, dict_us = copy_costs(samples + busy + solo)
-    lines.append(f"florence clone: {clone_us:.1f} us; to_dict + state_from_dict: {dict_us:.1f} us")
+    clone_us, dict_us, public_us, seat_us = copy_costs(samples + busy + solo)
+    lines.append(
+        f"florence clone: {clone_us:.1f} us; to_dict + state_from_dict: {dict_us:.1f} us; "
+        f"observe(): {public_us:.1f} us, observe(seat): {seat_us:.1f} us"
+    )
     return lines

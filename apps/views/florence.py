@@ -1,8 +1,9 @@
 """The Florence table: queues, Nobles, guards, brags, time bars and the score track.
 
-Scheme cards and scandal hands are hidden (engine.florence.HIDDEN): nothing here
-reads them, not even the size of a hand. What each light means: docs/table.md,
-section Florence on the table; the element names are apps/layouts/florence.toml's.
+Everything here comes from the public observation (`state.observe()`), which has no
+field for a scheme card or a card in hand, only how many cards a seat holds: the
+secrets cannot reach the board. What each light means: docs/table.md, section
+Florence on the table; the element names are apps/layouts/florence.toml's.
 
 A queue space has three LEDs and shows its family member by how many are lit:
 one for a debutant, two for a donna, three for a maestro. Counting lights reads
@@ -14,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core import Action, Event, State
-from engine.florence import FlorenceState
-from engine.florence.rules import parse_piece
+from engine.florence import FlorenceObservation, Location
+from engine.florence.society import parse_piece
 from engine.florence.tables import Tables
 
 from .base import OFF, Colour, Frame, View, ViewContext, dim
@@ -41,11 +42,16 @@ DECKS = {"cosimo": "Figlisto", "contessina": "Carissima", "giovanni": "Messere"}
 # Solo: Palla Strozzi, the automa, is a seat the table does not seat; he plays the
 # Orange (colour 1) and Blue (colour 2) pieces.
 AUTOMA_COLOURS: dict[int, Colour] = {1: (255, 90, 0), 2: (0, 60, 255)}
+SCORING_EVENTS = frozenset(
+    {"noble_moved", "prime_position", "queue_scored", "giovanni_claimed", "final_score"}
+)
 
 
-def _florence(state: State) -> FlorenceState:
-    assert isinstance(state, FlorenceState)
-    return state
+def _table(state: State) -> FlorenceObservation:
+    """The public table: all this view ever reads of a game."""
+    obs = state.observe()
+    assert isinstance(obs, FlorenceObservation)
+    return obs
 
 
 def _title(word: str) -> str:
@@ -65,15 +71,32 @@ def _stack(colours: Sequence[Colour], leds: int) -> list[Colour]:
     return [*colours, *[OFF] * (leds - len(colours))]
 
 
-def _seat(s: FlorenceState, seat: int, ctx: ViewContext) -> Colour:
+def _seat(obs: FlorenceObservation, seat: int, ctx: ViewContext) -> Colour:
     """A seat's colour at the table; the automa's is his first colour, Orange."""
     if seat < len(ctx.colours):
         return ctx.colours[seat]
-    return AUTOMA_COLOURS.get(s.colours.index(seat), MANY)
+    return AUTOMA_COLOURS.get(obs.seat_colour(seat), MANY)
+
+
+def _colour(obs: FlorenceObservation, colour: int, ctx: ViewContext) -> Colour:
+    """A piece colour: its seat's at the table, or the automa's Orange or Blue."""
+    seat = obs.colours[colour]
+    if seat < len(ctx.colours):
+        return ctx.colours[seat]
+    return AUTOMA_COLOURS.get(colour, MANY)
 
 
 def _pips(colour: Colour, rank: int) -> list[Colour]:
     return [colour] * rank + [OFF] * (PIPS - rank)
+
+
+def _guards(obs: FlorenceObservation, guards: Sequence[int], ctx: ViewContext) -> list[Colour]:
+    """A shield's guards (by colour, each owned by a seat), in the order they came."""
+    return _stack([_colour(obs, c, ctx) for c in guards], STACK)
+
+
+def _carriages(loc: int, where: Sequence[int]) -> list[Colour]:
+    return [NOBLE_COLOURS[n] if at == loc else OFF for n, at in enumerate(where)]
 
 
 def vp_gains(event: Event, tables: Tables) -> list[tuple[int, int]]:
@@ -90,9 +113,92 @@ def vp_gains(event: Event, tables: Tables) -> list[tuple[int, int]]:
     return []
 
 
-SCORING_EVENTS = frozenset(
-    {"noble_moved", "prime_position", "queue_scored", "giovanni_claimed", "final_score"}
-)
+# --- the board ------------------------------------------------------------------------------
+def _locations(obs: FlorenceObservation, ctx: ViewContext, frame: Frame) -> None:
+    """Each location's queue, ring, brag spots, spy and bouncer shields, carriages and
+    destination markers."""
+    carriages = [n.carriage for n in obs.nobles]
+    for i, location in enumerate(obs.locations):
+        name = f"florence.location.{location.name}"
+        _queue(obs, location, ctx, frame)
+        frame[f"{name}.ring"] = OFF if location.ring is None else _seat(obs, location.ring, ctx)
+        for k, seat in enumerate(location.brags):
+            frame[f"{name}.brag.{k + 1}"] = _seat(obs, seat, ctx) if seat >= 0 else OFF
+        frame[f"{name}.spy"] = _guards(obs, location.spies, ctx)
+        frame[f"{name}.bouncer"] = _guards(obs, location.bouncers, ctx)
+        frame[f"{name}.carriage"] = _carriages(i, carriages)
+        frame[f"{name}.destination"] = _destinations(obs, i)
+
+
+def _queue(obs: FlorenceObservation, location: Location, ctx: ViewContext, frame: Frame) -> None:
+    """A queue's spaces: each family member's pips, an empty Prime Position marked."""
+    name = f"florence.location.{location.name}"
+    queue = location.queue
+    for k in range(obs.tables.spaces):
+        if k < len(queue):
+            pips = _pips(_colour(obs, queue[k].colour, ctx), queue[k].rank)
+        elif k == 0:
+            pips = [OFF, PRIME_HINT, OFF]
+        else:
+            pips = [OFF] * PIPS
+        frame[f"{name}.queue.{k + 1}"] = pips
+
+
+def _destinations(obs: FlorenceObservation, loc: int) -> list[Colour]:
+    """The destination markers at `loc`: the moving Noble's bright, the others dimmed."""
+    return [
+        (NOBLE_COLOURS[n] if n == obs.active_noble else dim(NOBLE_COLOURS[n], NEXT_NOBLE))
+        if noble.destination == loc
+        else OFF
+        for n, noble in enumerate(obs.nobles)
+    ]
+
+
+def _dial(obs: FlorenceObservation, frame: Frame) -> None:
+    """The round dial: past rounds dark, this one in its Noble's colour, later ones dim."""
+    t = obs.tables
+    rnd = obs.round or 0
+    for r in range(1, t.rounds + 1):
+        colour = NOBLE_COLOURS[t.active_noble(r)]
+        frame[f"florence.round.{r}"] = (
+            OFF if r < rnd else colour if r == rnd else dim(colour, LATER_ROUND)
+        )
+
+
+def _track(obs: FlorenceObservation, vp: Sequence[int], ctx: ViewContext) -> Frame:
+    """Score markers on spaces 0-99 and, at each seat, the +100/+200 token."""
+    frame: Frame = {}
+    spaces: dict[int, list[Colour]] = {}
+    for player, points in enumerate(vp):
+        colour = _seat(obs, player, ctx)
+        spaces.setdefault(points % TRACK, []).append(colour)
+        if player >= len(ctx.colours):
+            continue  # the automa has no seat at the table
+        frame[f"seat.{ctx.seat_of(player)}.hundreds"] = [
+            colour if points >= 100 * (k + 1) else OFF for k in range(2)
+        ]
+    for space in range(TRACK):
+        frame[f"florence.score.{space}"] = _stack(spaces.get(space, []), STACK)
+    return frame
+
+
+def _before(obs: FlorenceObservation, gains: list[list[tuple[int, int]]]) -> list[int]:
+    """Each seat's VP before these events' gains: the score track runs on from there."""
+    vp = [b.vp for b in obs.boards]
+    for gain in gains:
+        for player, points in gain:
+            vp[player] -= points
+    return vp
+
+
+def _highlight(obs: FlorenceObservation, loc: int, spaces: Sequence[int], frame: Frame) -> None:
+    """Queue spaces that score, lit white with their rank's pips."""
+    location = obs.locations[loc]
+    for i in spaces:
+        if 0 <= i < len(location.queue):
+            frame[f"florence.location.{location.name}.queue.{i + 1}"] = _pips(
+                HIGHLIGHT, location.queue[i].rank
+            )
 
 
 class FlorenceView(View):
@@ -113,133 +219,76 @@ class FlorenceView(View):
             return tuple(c for c in self.palette if c[0] not in ("orange", "blue"))
         return self.palette
 
-    # --- the board -------------------------------------------------------------------
     def render(self, state: State, ctx: ViewContext) -> Frame:
-        s = _florence(state)
-        t = s.tables
-        colours = ctx.colours
+        obs = _table(state)
         frame: Frame = {}
-        upcoming = t.active_noble(max(s.round, 1))
-        destinations = [s.destination(n) for n in range(len(t.nobles))]
-        for loc in range(t.locations):
-            name = f"florence.location.{t.loc_names[loc]}"
-            q = s.queues[loc]
-            for i in range(t.spaces):
-                if i < len(q):
-                    code = q[i]
-                    pips = _pips(self._colour(s, code >> 2, ctx), code & 3)
-                elif i == 0:
-                    pips = [OFF, PRIME_HINT, OFF]
-                else:
-                    pips = [OFF] * PIPS
-                frame[f"{name}.queue.{i + 1}"] = pips
-            ring = [_seat(s, p, ctx) for p, at in enumerate(s.rings) if at == loc]
-            frame[f"{name}.ring"] = ring[0] if ring else OFF
-            for k in range(3):
-                seat = s.slots[loc * 3 + k]
-                frame[f"{name}.brag.{k + 1}"] = _seat(s, seat, ctx) if seat >= 0 else OFF
-            frame[f"{name}.spy"] = self._guards(s, s.spies[loc], ctx)
-            frame[f"{name}.bouncer"] = self._guards(s, s.bouncers[loc], ctx)
-            frame[f"{name}.carriage"] = self._carriages(loc, s.carriage)
-            frame[f"{name}.destination"] = [
-                (NOBLE_COLOURS[n] if n == upcoming else dim(NOBLE_COLOURS[n], NEXT_NOBLE))
-                if destinations[n] == loc
-                else OFF
-                for n in range(len(t.nobles))
-            ]
-        for road, guards in enumerate(s.escorts):
-            frame[f"florence.road.{t.road_names[road]}.escort"] = self._guards(s, guards, ctx)
-        for rnd in range(1, t.rounds + 1):
-            colour = NOBLE_COLOURS[t.active_noble(rnd)]
-            frame[f"florence.round.{rnd}"] = (
-                OFF if rnd < s.round else colour if rnd == s.round else dim(colour, LATER_ROUND)
-            )
-        frame.update(self._track(s, s.vp, ctx))
-        for player in range(s.players):
+        _locations(obs, ctx, frame)
+        for road in obs.roads:
+            frame[f"florence.road.{road.name}.escort"] = _guards(obs, road.escorts, ctx)
+        _dial(obs, frame)
+        frame.update(_track(obs, [b.vp for b in obs.boards], ctx))
+        for player in range(obs.players):
             seat = f"seat.{ctx.seat_of(player)}"
-            colour = colours[player]
-            time = s.time[player]
+            colour = ctx.colours[player]
+            time = obs.boards[player].time
             frame[f"{seat}.time"] = [colour] * time + [OFF] * (TIME_LEDS - time)
-            frame[f"{seat}.first"] = FIRST if s.first == player else OFF
-        return frame
-
-    def _guards(self, s: FlorenceState, guards: Sequence[int], ctx: ViewContext) -> list[Colour]:
-        """A shield's guards (by colour, each owned by a seat), in the order they came."""
-        return _stack([self._colour(s, c, ctx) for c in guards], STACK)
-
-    @staticmethod
-    def _colour(s: FlorenceState, colour: int, ctx: ViewContext) -> Colour:
-        """A piece colour: its seat's at the table, or the automa's Orange or Blue."""
-        seat = s.colours[colour]
-        if seat < len(ctx.colours):
-            return ctx.colours[seat]
-        return AUTOMA_COLOURS.get(colour, MANY)
-
-    @staticmethod
-    def _carriages(loc: int, where: Sequence[int]) -> list[Colour]:
-        return [NOBLE_COLOURS[n] if at == loc else OFF for n, at in enumerate(where)]
-
-    def _track(self, s: FlorenceState, vp: Sequence[int], ctx: ViewContext) -> Frame:
-        """Score markers on spaces 0-99 and, at each seat, the +100/+200 token."""
-        frame: Frame = {}
-        spaces: dict[int, list[Colour]] = {}
-        for player, points in enumerate(vp):
-            colour = _seat(s, player, ctx)
-            spaces.setdefault(points % TRACK, []).append(colour)
-            if player >= len(ctx.colours):
-                continue  # the automa has no seat at the table
-            frame[f"seat.{ctx.seat_of(player)}.hundreds"] = [
-                colour if points >= 100 * (k + 1) else OFF for k in range(2)
-            ]
-        for space in range(TRACK):
-            frame[f"florence.score.{space}"] = _stack(spaces.get(space, []), STACK)
+            frame[f"{seat}.first"] = FIRST if obs.first == player else OFF
         return frame
 
     def setup_frame(self, state: State, ctx: ViewContext) -> Frame:
         """The board to lay out, with the queue spaces to cover with blockers in dim red."""
-        s = _florence(state)
-        frame = self.render(s, ctx)
-        for loc, cap in enumerate(s.cap):
-            for i in range(cap, s.tables.spaces):
-                frame[f"florence.location.{s.tables.loc_names[loc]}.queue.{i + 1}"] = [
-                    BLOCKER
-                ] * PIPS
+        obs = _table(state)
+        frame = self.render(state, ctx)
+        for location in obs.locations:
+            for i in range(location.capacity, obs.tables.spaces):
+                frame[f"florence.location.{location.name}.queue.{i + 1}"] = [BLOCKER] * PIPS
         return frame
 
     def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:
         """While a seat is still choosing: the family member it has named (or is on) lit
         white in its queue space; a location it is on, that location's queue; a Noble,
         that Noble's carriage. A piece without a location is at the pass ring's."""
-        s = _florence(state)
-        t = s.tables
+        obs = _table(state)
+        t = obs.tables
         frame: Frame = {}
-        loc = s.rings[s.turn] if 0 <= s.turn < s.players else -1
+        loc = self._ring(obs)
         for word in words:
             if word in t.loc_names:
                 loc = t.loc_names.index(word)
             elif word in t.nobles:
-                noble = t.nobles.index(word)
-                at = s.carriage[noble]
-                if at >= 0:
-                    name = f"florence.location.{t.loc_names[at]}.carriage"
-                    frame[name] = [HIGHLIGHT if n == noble else OFF for n in range(len(t.nobles))]
+                self._carriage_hint(obs, t.nobles.index(word), frame)
             else:
                 piece = parse_piece(word)
                 if piece is not None and piece[1] >= 0 and loc >= 0:
-                    self._highlight(s, loc, [piece[1]], frame)
+                    _highlight(obs, loc, [piece[1]], frame)
         if words and words[-1] in t.loc_names:
-            self._highlight(s, loc, range(len(s.queues[loc])), frame)
+            _highlight(obs, loc, range(len(obs.locations[loc].queue)), frame)
         return frame
+
+    @staticmethod
+    def _ring(obs: FlorenceObservation) -> int:
+        """Where the pass ring of the seat deciding now is (-1: none)."""
+        turn = obs.turn
+        if turn is None or turn >= obs.players:
+            return -1
+        return next((i for i, at in enumerate(obs.locations) if at.ring == turn), -1)
+
+    @staticmethod
+    def _carriage_hint(obs: FlorenceObservation, noble: int, frame: Frame) -> None:
+        at = obs.nobles[noble].carriage
+        if at >= 0:
+            name = f"florence.location.{obs.tables.loc_names[at]}.carriage"
+            frame[name] = [HIGHLIGHT if n == noble else OFF for n in range(len(obs.nobles))]
 
     def seat_active(self, state: State, player: int) -> bool:
         """A seat that has passed only takes bonuses until the round ends."""
-        return not _florence(state).passed[player]
+        return not _table(state).boards[player].passed
 
     # --- draws -------------------------------------------------------------------------
     def describe_chance(self, state: State, action: Action) -> str:
         """What came up; a scandal card drawn into a hand is never named."""
-        s = _florence(state)
-        t = s.tables
+        obs = _table(state)
+        t = obs.tables
         words = action.text.split()
         verb = words[0]
         if verb == "tile":
@@ -247,28 +296,41 @@ class FlorenceView(View):
         if verb == "carriage":
             return f"{words[1].capitalize()}'s carriage starts on location {words[2]}."
         if verb == "token":
-            if words[1] == "location":
-                rnd = s.dial_loc.index(-1) + 1
-                noble = t.nobles[t.active_noble(rnd)].capitalize()
-                return f"Location token {words[2]} for round {rnd}: {noble}'s destination."
-            rnd = s.dial_time.index(0) + 1
-            return f"Time token {words[2]} for round {rnd}."
+            return self._token_text(obs, words)
         if verb == "first":
             return f"The 1st player marker goes to player {words[1]}."
         if verb == "draw":
-            seat = s.pending[0] + 1 if s.pending else "?"
+            seat = obs.pending[0] + 1 if obs.pending else "?"
             noble = words[1]
             return (
                 f"Player {seat} draws a scandal card from {noble.capitalize()}'s deck "
                 f"({DECKS.get(noble, noble)}); it stays secret."
             )
         if verb == "scheme":
-            seat = self._scheme_seat(s)
             locs = ", ".join(
                 t.loc_names[loc] for loc in sorted(t.scheme_locs[t.schemes.index(words[1])])
             )
-            return f"Player {seat + 1} reveals the scheme {_title(words[1])}: locations {locs}."
+            who = self._revealer(obs)
+            return f"{who} reveals the scheme {_title(words[1])}: locations {locs}."
         return f"Drawn: {action.text}"
+
+    @staticmethod
+    def _token_text(obs: FlorenceObservation, words: list[str]) -> str:
+        t = obs.tables
+        if words[1] == "location":
+            rnd = obs.dial_locations.index(-1) + 1
+            noble = t.nobles[t.active_noble(rnd)].capitalize()
+            return f"Location token {words[2]} for round {rnd}: {noble}'s destination."
+        rnd = obs.dial_time.index(0) + 1
+        return f"Time token {words[2]} for round {rnd}."
+
+    @staticmethod
+    def _revealer(obs: FlorenceObservation) -> str:
+        """Who reveals the scheme now: a player, or (harder solo) Strozzi."""
+        seat = obs.scheme_seat
+        if seat is not None and seat == obs.automa:
+            return "Strozzi"
+        return f"Player {(seat if seat is not None else -1) + 1}"
 
     def public_text(self, state: State, action: Action) -> str:
         """A scandal card drawn into a hand is logged without its name."""
@@ -279,22 +341,13 @@ class FlorenceView(View):
 
     def chance_actor(self, state: State) -> int | None:
         """The seat receiving a scandal card, or revealing its scheme, enters it."""
-        s = _florence(state)
-        if s.phase == "noble_movement" and s.pending:
-            return s.pending[0]
-        if s.phase == "schemes":
-            seat = self._scheme_seat(s)
-            return seat if seat >= 0 else None
+        obs = _table(state)
+        if obs.phase == "noble_movement" and obs.pending:
+            return obs.pending[0]
+        if obs.phase == "schemes":
+            seat = obs.scheme_seat
+            return seat if seat is not None and seat < obs.players else None
         return None
-
-    @staticmethod
-    def _scheme_seat(s: FlorenceState) -> int:
-        """The next seat to reveal its scheme: seats in order, those without a card skipped.
-        Only whether a card was entered is read, never which."""
-        for seat in range(s.players):
-            if s.schemes[seat] < 0 and s.kind(seat).has_scheme(s, seat):
-                return seat
-        return -1
 
     # --- scoring -------------------------------------------------------------------------
     def is_scoring(self, events: list[Event]) -> bool:
@@ -308,93 +361,103 @@ class FlorenceView(View):
         The score track runs along: each frame shows the VP reached at that step.
         Scandal cards received are shown by recipient only, never by name.
         """
-        s = _florence(state)
-        t = s.tables
+        obs = _table(state)
+        t = obs.tables
         gains = [vp_gains(e, t) for e in events]
-        vp = list(s.vp)
-        for gain in gains:
-            for player, points in gain:
-                vp[player] -= points
-        rnd = next((e["round"] for e in events if e.kind == "round_ended"), s.round)
-        noble = t.active_noble(max(rnd, 1))
-        loc = self._noble_start(s, noble, events)
-        steps: list[Frame] = []
-        current: Frame | None = None  # the frame of the location the Noble is at
+        vp = _before(obs, gains)
+        rnd = next((e["round"] for e in events if e.kind == "round_ended"), obs.round)
+        route = _Route(obs, t.active_noble(max(rnd or 0, 1)), events)
         for event, gain in zip(events, gains, strict=True):
             for player, points in gain:
                 vp[player] += points
-            kind = event.kind
-            if kind == "noble_moved":
-                loc = event["to"] - 1
-                current = target = self._noble_frame(s, noble, loc)
-                steps.append(current)
-            elif kind in ("prime_position", "scandal_gained", "scandal_over_limit"):
-                if current is None:  # a draw finishes the location entered before
-                    current = self._noble_frame(s, noble, loc)
-                    steps.append(current)
-                target = current
-                if kind == "prime_position":
-                    self._highlight(s, loc, [0], target)
-                else:
-                    self._scandal_source(s, loc, event["player"], target)
-            elif kind in ("queue_scored", "giovanni_claimed", "final_score"):
-                current = None
-                target = {}
-                where = s.carriage[noble]
-                if kind == "queue_scored":
-                    self._highlight(s, where, [event["position"] - 1], target)
-                elif kind == "giovanni_claimed":
-                    mine = [
-                        i for i, c in enumerate(s.queues[where]) if s.owner[c] == event["player"]
-                    ]
-                    self._highlight(s, where, mine, target)
-                steps.append(target)
-            else:
+            target = route.step(event)
+            if target is None:
                 continue
             if "player" in event.data and event["player"] < len(ctx.colours):
                 player = event["player"]
                 target[f"seat.{ctx.seat_of(player)}.status"] = ctx.colours[player]
-            target.update(self._track(s, vp, ctx))
-        return steps
+            target.update(_track(obs, vp, ctx))
+        return route.steps
 
-    def _highlight(self, s: FlorenceState, loc: int, spaces: Sequence[int], frame: Frame) -> None:
-        """Queue spaces that score, lit white with their rank's pips."""
-        q = s.queues[loc]
-        for i in spaces:
-            if 0 <= i < len(q):
-                frame[f"florence.location.{s.tables.loc_names[loc]}.queue.{i + 1}"] = _pips(
-                    HIGHLIGHT, q[i] & 3
-                )
 
-    def _noble_start(self, s: FlorenceState, noble: int, events: list[Event]) -> int:
+class _Route:
+    """The frames of a Noble's route and its queue scoring, built event by event."""
+
+    def __init__(self, obs: FlorenceObservation, noble: int, events: list[Event]) -> None:
+        self.obs = obs
+        self.noble = noble
+        self.loc = self._start(events)
+        self.steps: list[Frame] = []
+        self.current: Frame | None = None  # the frame of the location the Noble is at
+
+    def _start(self, events: list[Event]) -> int:
         """Where the Noble stood before these events: one step back along the route from
         the first location they enter, or where its carriage is now."""
         first = next((e["to"] - 1 for e in events if e.kind == "noble_moved"), None)
         if first is None:
-            return s.carriage[noble]
-        return s.tables.route_next.index(first)
+            return self.obs.nobles[self.noble].carriage
+        return self.obs.tables.route_next.index(first)
 
-    def _noble_frame(self, s: FlorenceState, noble: int, loc: int) -> Frame:
-        """The carriages with the moving Noble's at `loc` (the board shows it further on)."""
-        where = list(s.carriage)
-        where[noble] = loc
-        names = s.tables.loc_names
+    def step(self, event: Event) -> Frame | None:
+        """The frame an event lights (None: it lights nothing)."""
+        kind = event.kind
+        if kind == "noble_moved":
+            self.loc = event["to"] - 1
+            self.current = self._noble_frame()
+            self.steps.append(self.current)
+            return self.current
+        if kind in ("prime_position", "scandal_gained", "scandal_over_limit"):
+            return self._at_location(event)
+        if kind in ("queue_scored", "giovanni_claimed", "final_score"):
+            return self._award(event)
+        return None
+
+    def _at_location(self, event: Event) -> Frame:
+        if self.current is None:  # a draw finishes the location entered before
+            self.current = self._noble_frame()
+            self.steps.append(self.current)
+        target = self.current
+        if event.kind == "prime_position":
+            _highlight(self.obs, self.loc, [0], target)
+        else:
+            self._scandal_source(event["player"], target)
+        return target
+
+    def _award(self, event: Event) -> Frame:
+        self.current = None
+        target: Frame = {}
+        where = self.obs.nobles[self.noble].carriage
+        if event.kind == "queue_scored":
+            _highlight(self.obs, where, [event["position"] - 1], target)
+        elif event.kind == "giovanni_claimed":
+            queue = self.obs.locations[where].queue
+            mine = [i for i, p in enumerate(queue) if p.seat == event["player"]]
+            _highlight(self.obs, where, mine, target)
+        self.steps.append(target)
+        return target
+
+    def _noble_frame(self) -> Frame:
+        """The carriages with the moving Noble's at its location (the board shows it
+        further on)."""
+        where = [n.carriage for n in self.obs.nobles]
+        where[self.noble] = self.loc
+        names = self.obs.tables.loc_names
         return {
-            f"florence.location.{names[i]}.carriage": self._carriages(i, where)
-            for i in range(s.tables.locations)
+            f"florence.location.{names[i]}.carriage": _carriages(i, where)
+            for i in range(self.obs.tables.locations)
         }
 
-    def _scandal_source(self, s: FlorenceState, loc: int, player: int, frame: Frame) -> None:
-        """Light what earned `player` a card at `loc`: the best brag marker, a spy."""
-        name = f"florence.location.{s.tables.loc_names[loc]}"
+    def _scandal_source(self, player: int, frame: Frame) -> None:
+        """Light what earned `player` a card here: the best brag marker, a spy."""
+        location = self.obs.locations[self.loc]
+        name = f"florence.location.{location.name}"
         for k in (2, 1, 0):
-            best = s.slots[loc * 3 + k]
+            best = location.brags[k]
             if best >= 0:
                 if best == player:
                     frame[f"{name}.brag.{k + 1}"] = HIGHLIGHT
                 break
-        spies = s.spies[loc]
-        if any(s.colours[c] == player for c in spies):
+        if any(self.obs.colours[c] == player for c in location.spies):
             frame[f"{name}.spy"] = [HIGHLIGHT] * STACK
 
 

@@ -105,12 +105,17 @@ class Rulebook(Generic[S]):
         rules = self._in_phase.get(state.phase, ())
         if len(rules) == 1:
             return rules[0].texts(state)
-        return [text for rule in rules for text in rule.texts(state)]
+        out: list[str] = []
+        for rule in rules:
+            out += rule.texts(state)
+        return out
 
-    def apply(self, state: S, text: str) -> list[Event]:
-        """Carry out a legal action: the rule owning its verb in this phase does it."""
+    def apply(self, state: S, text: str, events: list[Event] | None = None) -> list[Event]:
+        """Carry out a legal action: the rule owning its verb in this phase does it. Its
+        events are appended to `events` (a new list if None), which is returned."""
         verb, _, arg = text.partition(" ")
-        events: list[Event] = []
+        if events is None:
+            events = []
         self._owner[state.phase][verb].apply(state, verb, arg, events)
         return events
 

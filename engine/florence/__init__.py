@@ -1,7 +1,19 @@
 """Florence for 2-5 players, or solo against Palla Strozzi: family members queue at
-parties, Nobles tour the city."""
+parties, Nobles tour the city (rulebook: shared/rules/florence.txt; one unit per heading,
+docs/rules-index.md)."""
 
-from .rules import FLOW, HIDDEN, PHASES, TRANSITIONS, FlorenceGame, FlorenceState
+from .observation import (
+    Board,
+    FlorenceObservation,
+    FlorenceSeatObservation,
+    GiovanniOffer,
+    Location,
+    Noble,
+    Piece,
+    Road,
+    Strozzi,
+)
+from .rules import FLOW, PHASES, RULEBOOK, TRANSITIONS, FlorenceGame, FlorenceState
 from .seats import SEAT_KINDS, SeatKind
 
 GAME = FlorenceGame()
@@ -9,11 +21,20 @@ GAME = FlorenceGame()
 __all__ = [
     "FLOW",
     "GAME",
-    "HIDDEN",
     "PHASES",
+    "RULEBOOK",
     "SEAT_KINDS",
     "TRANSITIONS",
+    "Board",
     "FlorenceGame",
+    "FlorenceObservation",
+    "FlorenceSeatObservation",
     "FlorenceState",
+    "GiovanniOffer",
+    "Location",
+    "Noble",
+    "Piece",
+    "Road",
     "SeatKind",
+    "Strozzi",
 ]

@@ -1,13 +1,18 @@
-"""Florence component data compiled once per data set.
+"""Components: Florence's component data compiled once per data set.
 
-States read these tuples on every action, so nothing here is parsed twice:
-`tables_for(data)` caches one `Tables` per data digest. Locations are 0-based
-inside the engine and 1-based in notation and messages (as printed on the board).
+States read these values on every action, so nothing here is parsed twice:
+`tables_for(data)` caches one `Tables` per data digest. The tables are public and
+immutable all the way down (tuples, frozen dataclasses, read-only mappings), so an
+observation carries them as they are. Locations are 0-based inside the engine and
+1-based in notation and messages (as printed on the board).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
 
 from engine.core import DataError, GameData
 
@@ -15,24 +20,37 @@ DEBUTANT, DONNA, MAESTRO = 1, 2, 3
 RANKS = ("", "debutant", "donna", "maestro")
 RANK_OF = {"debutant": DEBUTANT, "donna": DONNA, "maestro": MAESTRO}
 COSIMO, CONTESSINA, GIOVANNI = 0, 1, 2
+NOBLES = (COSIMO, CONTESSINA, GIOVANNI)
+SPOTS = 3  # brag marker spots per tile, bottom first
 SOLO_COLOURS = ("fewer", "orange", "blue")  # index = the solo colour (1, 2); 0: card 5's rule
 SOLO_ACTIONS = ("deploy", "party", "friend", "brag", "guard")
 
 
 @dataclass(frozen=True)
 class BragTile:
+    """A brag tile: VP per match of what it counts, and its three marker spots."""
+
     name: str
     rate: int  # VP per match
     counts: str  # what is counted: senior, markers, hand, prime, row, column, pairs, ...
     floors: tuple[int, ...]  # lowest VP of each marker spot, bottom first
     labels: tuple[str, ...]  # "0-6", "7-12", "13+"
 
+    def spot_for(self, vp: int) -> int:
+        """The spot whose VP range includes `vp`."""
+        k = len(self.floors) - 1
+        while k > 0 and vp < self.floors[k]:
+            k -= 1
+        return k
+
 
 @dataclass(frozen=True)
 class Card:
+    """A scandal card kind: its notation name, its Noble, and the time it costs."""
+
     name: str
     noble: int
-    index: int  # position in its noble's deck list; flat id = noble * 4 + index
+    index: int  # position in its noble's deck list; card id = noble * 4 + index
     cost: int
 
 
@@ -45,7 +63,7 @@ class Tables:
     loc_names: tuple[str, ...]
     roads: tuple[tuple[int, int], ...]
     road_names: tuple[str, ...]
-    road_index: dict[tuple[int, int], int]
+    road_index: Mapping[tuple[int, int], int]
     neighbours: tuple[tuple[tuple[int, int], ...], ...]  # loc -> ((dest, road), ...)
     nobles_only: frozenset[tuple[int, int]]
     route_next: tuple[int, ...]
@@ -60,21 +78,21 @@ class Tables:
     time_at_start: int
     time_max: int
     hand_limit: int
-    cost: dict[str, int]
+    cost: Mapping[str, int]
     nobles: tuple[str, ...]
     guard_kinds: tuple[str, ...]
     decks: tuple[str, ...]
     rounds: int
     first_round_time: int
     time_tokens: tuple[int, ...]
-    gifts_gained: dict[int, int]
+    gifts_gained: Mapping[int, int]
     prime: tuple[int, ...]
-    queue_vp: dict[int, tuple[int, ...]]  # round -> VP by position (Cosimo, Contessina)
-    giovanni: dict[int, tuple[tuple[int, int], ...]]  # round -> ((vp, time), ...)
+    queue_vp: Mapping[int, tuple[int, ...]]  # round -> VP by position (Cosimo, Contessina)
+    giovanni: Mapping[int, tuple[tuple[int, int], ...]]  # round -> ((vp, time), ...)
     tiles: tuple[BragTile, ...]
-    tile_index: dict[str, int]
-    cards: tuple[Card, ...]  # flat, noble * 4 + index
-    card_index: dict[str, int]
+    tile_index: Mapping[str, int]
+    cards: tuple[Card, ...]  # by card id, noble * 4 + index
+    card_index: Mapping[str, int]
     copies: int
     schemes: tuple[str, ...]
     scheme_locs: tuple[frozenset[int], ...]
@@ -91,17 +109,30 @@ class Tables:
         return (rnd - 1) % 3
 
     def capacity(self, players: int) -> tuple[int, ...]:
-        """Usable queue spaces per location: numbered spots above the player count are covered."""
+        """Locations: 'A number of Queue spaces at each Location are numbered. These spaces
+        are unavailable when the player count is lower than the printed number': usable
+        queue spaces per location, the numbered spots above the player count covered."""
         return tuple(self.spaces - sum(1 for b in nums if b > players) for nums in self.blockers)
 
     def path(self, start: int, dest: int) -> tuple[int, ...]:
         """Locations a Noble enters from `start` to `dest` along the arrows (start excluded)."""
-        out = []
+        out: list[int] = []
         loc = start
         while loc != dest and len(out) <= self.locations:
             loc = self.route_next[loc]
             out.append(loc)
         return tuple(out)
+
+    def road(self, a: int, b: int) -> int | None:
+        """The road (with its Cosimo shield) between two locations, None if there is none."""
+        return self.road_index.get((a, b) if a < b else (b, a))
+
+    def deck(self, noble: int) -> range:
+        """The card ids of a Noble's deck, in deck order."""
+        return range(4 * noble, 4 * noble + 4)
+
+    def card(self, name: str) -> Card:
+        return self.cards[self.card_index[name]]
 
 
 def _loc(value: object, where: str, n: int) -> int:
@@ -118,16 +149,8 @@ def _road(text: str, where: str, n: int) -> tuple[int, int]:
     return (x, y) if x < y else (y, x)
 
 
-def compile_tables(data: GameData) -> Tables:
-    board = data["board"]
-    n = int(board["locations"])
-    columns = int(board["columns"])
-    roads = tuple(_road(r, "roads.player", n) for r in data["roads"]["player"])
-    road_index = {r: i for i, r in enumerate(roads)}
-    neighbours: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    for i, (a, b) in enumerate(roads):
-        neighbours[a].append((b, i))
-        neighbours[b].append((a, i))
+def _route(data: GameData, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The Nobles' arrows: each location's next and previous stop on the one cycle."""
     cycle = [_loc(x, "noble_route.cycle", n) for x in data["noble_route"]["cycle"]]
     if sorted(cycle) != list(range(n)):
         raise DataError("florence data: noble_route.cycle must visit every location once")
@@ -136,11 +159,65 @@ def compile_tables(data: GameData) -> Tables:
     for i, loc in enumerate(cycle):
         route_next[loc] = cycle[(i + 1) % n]
         route_prev[cycle[(i + 1) % n]] = loc
+    return tuple(route_next), tuple(route_prev)
+
+
+def _neighbours(
+    roads: tuple[tuple[int, int], ...], n: int
+) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Each location's (neighbour, road) pairs, by neighbour."""
+    near: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for i, (a, b) in enumerate(roads):
+        near[a].append((b, i))
+        near[b].append((a, i))
+    return tuple(tuple(sorted(nb)) for nb in near)
+
+
+def _board(data: GameData) -> dict[str, Any]:
+    """Locations, roads (with their shields) and the Nobles' route."""
+    n = int(data["board"]["locations"])
+    roads = tuple(_road(r, "roads.player", n) for r in data["roads"]["player"])
+    route_next, route_prev = _route(data, n)
+    return {
+        "locations": n,
+        "columns": int(data["board"]["columns"]),
+        "loc_names": tuple(str(i + 1) for i in range(n)),
+        "roads": roads,
+        "road_names": tuple(f"{a + 1}-{b + 1}" for a, b in roads),
+        "road_index": MappingProxyType({r: i for i, r in enumerate(roads)}),
+        "neighbours": _neighbours(roads, n),
+        "nobles_only": frozenset(
+            _road(r, "roads.nobles_only", n) for r in data["roads"]["nobles_only"]
+        ),
+        "route_next": route_next,
+        "route_prev": route_prev,
+        "spaces": int(data["queue"]["spaces"]),
+        "blockers": tuple(
+            tuple(int(b) for b in nums) for nums in data["queue_blockers"]["numbers"]
+        ),
+    }
+
+
+def _family(data: GameData) -> dict[str, Any]:
+    """A player's pieces and supplies, the action costs and the hand limit."""
     fam = data["family"]
+    return {
+        "family": (0, int(fam["debutants"]), int(fam["donnas"]), int(fam["maestros"])),
+        "guards": int(fam["guards"]),
+        "brag_markers": int(fam["brag_markers"]),
+        "gifts": int(fam["gifts"]),
+        "gifts_at_start": int(fam["gifts_at_start"]),
+        "time_at_start": int(fam["time_at_start"]),
+        "time_max": int(fam["time_max"]),
+        "hand_limit": int(fam["hand_limit"]),
+        "cost": MappingProxyType({k: int(v) for k, v in data["costs"].values.items()}),
+    }
+
+
+def _dial(data: GameData) -> dict[str, Any]:
+    """The Nobles and the Noble dial: rounds, time tokens, gifts gained, VP by round."""
     nobles = data["nobles"]
     dial = data["dial"]
-    names = tuple(nobles["names"])
-    rounds = int(nobles["rounds"])
     queue_vp: dict[int, tuple[int, ...]] = {}
     giovanni: dict[int, tuple[tuple[int, int], ...]] = {}
     for noble, key in ((COSIMO, "cosimo"), (CONTESSINA, "contessina")):
@@ -148,17 +225,42 @@ def compile_tables(data: GameData) -> Tables:
             queue_vp[noble + 1 + 3 * k] = tuple(int(v) for v in values)
     for k, (vps, times) in enumerate(zip(dial["giovanni_vp"], dial["giovanni_time"], strict=True)):
         giovanni[3 + 3 * k] = tuple(zip(map(int, vps), map(int, times), strict=True))
+    gained = data["gifts_gained"]
+    return {
+        "nobles": tuple(nobles["names"]),
+        "guard_kinds": tuple(nobles["guards"]),
+        "decks": tuple(nobles["decks"]),
+        "rounds": int(nobles["rounds"]),
+        "first_round_time": int(data["time_tokens"]["first_round"]),
+        "time_tokens": tuple(int(v) for v in data["time_tokens"]["values"]),
+        "gifts_gained": MappingProxyType({3: int(gained["round3"]), 6: int(gained["round6"])}),
+        "prime": tuple(int(v) for v in dial["prime"]),
+        "queue_vp": MappingProxyType(queue_vp),
+        "giovanni": MappingProxyType(giovanni),
+    }
+
+
+def _tiles(data: GameData) -> dict[str, Any]:
+    """Brag Tiles: each condition's VP per match and its marker spots' VP ranges."""
     tiles = []
     slots = data["brag_slots"]
     for name, (rate, counts) in data["brag_tiles"].values.items():
         floors = tuple(int(v) for v in slots[name])
-        if len(floors) != 3 or list(floors) != sorted(floors):
+        if len(floors) != SPOTS or list(floors) != sorted(floors):
             raise DataError(f"florence data: brag_slots.{name} needs 3 rising VP floors")
         labels = tuple(
             f"{lo}-{floors[i + 1] - 1}" if i + 1 < len(floors) else f"{lo}+"
             for i, lo in enumerate(floors)
         )
         tiles.append(BragTile(name, int(rate), str(counts), floors, labels))
+    return {
+        "tiles": tuple(tiles),
+        "tile_index": MappingProxyType({t.name: i for i, t in enumerate(tiles)}),
+    }
+
+
+def _cards(data: GameData, names: tuple[str, ...]) -> dict[str, Any]:
+    """Scandal Cards: the four abilities of each Noble's deck and their costs."""
     sc = data["scandals"]
     cards = []
     for noble, key in enumerate(names):
@@ -166,68 +268,45 @@ def compile_tables(data: GameData) -> Tables:
             raise DataError(f"florence data: scandals.{key} needs the deck's 4 abilities")
         for i, card in enumerate(sc[key]):
             cards.append(Card(card, noble, i, int(sc["cost"][card])))
+    return {
+        "cards": tuple(cards),
+        "card_index": MappingProxyType({c.name: i for i, c in enumerate(cards)}),
+        "copies": int(sc["copies"]),
+    }
+
+
+def _schemes(data: GameData, n: int) -> dict[str, Any]:
+    """Scheme cards, their VP table, and the time scored at the end."""
     schemes = data["schemes"].values
     svp = data["scheme_vp"]
-    gained = data["gifts_gained"]
-    return Tables(
-        locations=n,
-        columns=columns,
-        loc_names=tuple(str(i + 1) for i in range(n)),
-        roads=roads,
-        road_names=tuple(f"{a + 1}-{b + 1}" for a, b in roads),
-        road_index=road_index,
-        neighbours=tuple(tuple(sorted(nb)) for nb in neighbours),
-        nobles_only=frozenset(
-            _road(r, "roads.nobles_only", n) for r in data["roads"]["nobles_only"]
-        ),
-        route_next=tuple(route_next),
-        route_prev=tuple(route_prev),
-        spaces=int(data["queue"]["spaces"]),
-        blockers=tuple(tuple(int(b) for b in nums) for nums in data["queue_blockers"]["numbers"]),
-        family=(0, int(fam["debutants"]), int(fam["donnas"]), int(fam["maestros"])),
-        guards=int(fam["guards"]),
-        brag_markers=int(fam["brag_markers"]),
-        gifts=int(fam["gifts"]),
-        gifts_at_start=int(fam["gifts_at_start"]),
-        time_at_start=int(fam["time_at_start"]),
-        time_max=int(fam["time_max"]),
-        hand_limit=int(fam["hand_limit"]),
-        cost={k: int(v) for k, v in data["costs"].values.items()},
-        nobles=names,
-        guard_kinds=tuple(nobles["guards"]),
-        decks=tuple(nobles["decks"]),
-        rounds=rounds,
-        first_round_time=int(data["time_tokens"]["first_round"]),
-        time_tokens=tuple(int(v) for v in data["time_tokens"]["values"]),
-        gifts_gained={3: int(gained["round3"]), 6: int(gained["round6"])},
-        prime=tuple(int(v) for v in dial["prime"]),
-        queue_vp=queue_vp,
-        giovanni=giovanni,
-        tiles=tuple(tiles),
-        tile_index={t.name: i for i, t in enumerate(tiles)},
-        cards=tuple(cards),
-        card_index={c.name: i for i, c in enumerate(cards)},
-        copies=int(sc["copies"]),
-        schemes=tuple(schemes),
-        scheme_locs=tuple(
+    return {
+        "schemes": tuple(schemes),
+        "scheme_locs": tuple(
             frozenset(_loc(x, f"schemes.{k}", n) for x in v) for k, v in schemes.items()
         ),
-        scheme_vp=tuple(int(v) for v in svp["by_count"]),
-        scheme_min=int(svp["minimum"]),
-        time_per_vp=int(data["end_scoring"]["time_per_vp"]),
+        "scheme_vp": tuple(int(v) for v in svp["by_count"]),
+        "scheme_min": int(svp["minimum"]),
+        "time_per_vp": int(data["end_scoring"]["time_per_vp"]),
+    }
+
+
+def compile_tables(data: GameData) -> Tables:
+    board = _board(data)
+    dial = _dial(data)
+    return Tables(
+        **board,
+        **_family(data),
+        **dial,
+        **_tiles(data),
+        **_cards(data, dial["nobles"]),
+        **_schemes(data, board["locations"]),
         **_solo_cards(data),
     )
 
 
-def _solo_cards(data: GameData) -> dict[str, tuple[int, ...] | tuple[str, ...]]:
-    """The ten solo cards: action and cost by number, and the faces of the deploy and brag
-    cards (which Noble, which colour)."""
-    cards = data["solo_cards"]
-    faces = data["solo_faces"]
-    actions = tuple(str(a) for a in cards["actions"])
-    cost = tuple(int(c) for c in cards["cost"])
-    if len(actions) != len(cost) or any(a not in SOLO_ACTIONS for a in actions):
-        raise DataError(f"florence data: solo_cards needs one of {SOLO_ACTIONS} and a cost each")
+def _solo_faces(actions: tuple[str, ...], faces: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Which Noble (A, B, C as 0-2) and colour each deploy card shows, and each brag
+    card's colour (-1 for a card that shows neither)."""
     deploys = [i for i, a in enumerate(actions) if a == "deploy"]
     brags = [i for i, a in enumerate(actions) if a == "brag"]
     nobles, colours = list(faces["deploy_noble"]), list(faces["deploy_colour"])
@@ -237,19 +316,35 @@ def _solo_cards(data: GameData) -> dict[str, tuple[int, ...] | tuple[str, ...]]:
     noble = [-1] * len(actions)
     colour = [-1] * len(actions)
     for i, letter, name in zip(deploys, nobles, colours, strict=True):
-        if letter not in ("A", "B", "C") or name not in SOLO_COLOURS:
-            raise DataError(f"florence data: solo_faces: card {i + 1} shows {letter!r} {name!r}")
-        noble[i] = "ABC".index(letter)
-        colour[i] = SOLO_COLOURS.index(name)
+        noble[i], colour[i] = _deploy_face(i, letter, name)
     for i, name in zip(brags, brag_colours, strict=True):
         if name not in SOLO_COLOURS[1:]:
             raise DataError(f"florence data: solo_faces: brag card {i + 1} shows {name!r}")
         colour[i] = SOLO_COLOURS.index(name)
+    return tuple(noble), tuple(colour)
+
+
+def _deploy_face(i: int, letter: str, name: str) -> tuple[int, int]:
+    """A deploy card's Noble (A, B, C as 0-2) and colour (0: card 5's 'fewer')."""
+    if letter not in ("A", "B", "C") or name not in SOLO_COLOURS:
+        raise DataError(f"florence data: solo_faces: card {i + 1} shows {letter!r} {name!r}")
+    return "ABC".index(letter), SOLO_COLOURS.index(name)
+
+
+def _solo_cards(data: GameData) -> dict[str, Any]:
+    """The ten solo cards: action and cost by number, and the faces of the deploy and brag
+    cards (which Noble, which colour)."""
+    cards = data["solo_cards"]
+    actions = tuple(str(a) for a in cards["actions"])
+    cost = tuple(int(c) for c in cards["cost"])
+    if len(actions) != len(cost) or any(a not in SOLO_ACTIONS for a in actions):
+        raise DataError(f"florence data: solo_cards needs one of {SOLO_ACTIONS} and a cost each")
+    noble, colour = _solo_faces(actions, data["solo_faces"])
     return {
         "solo_actions": actions,
         "solo_cost": cost,
-        "solo_noble": tuple(noble),
-        "solo_colour": tuple(colour),
+        "solo_noble": noble,
+        "solo_colour": colour,
     }
 
 

@@ -208,7 +208,8 @@ def test_guards_brags_rings_nobles_time_and_score_are_lit() -> None:
 
 
 def test_schemes_and_scandal_hands_are_never_shown() -> None:
-    """Schemes are 'kept a secret'; scandal cards are held in hand (engine.florence.HIDDEN)."""
+    """Schemes are 'kept a secret'; scandal cards are held in hand: the public observation
+    has no field for either (engine/florence/observation.py)."""
     state = gameplay_example()
     events = state.apply("pass")
     events += state.apply("draw cosimo journey")
@@ -312,6 +313,21 @@ def test_scheme_reveals_are_described_and_asked_at_their_seat() -> None:
     assert text == "Player 1 reveals the scheme Corners: locations 1, 3, 7, 9."
     state.apply("scheme corners")
     assert VIEW.chance_actor(state) == 1
+
+
+def test_strozzis_scheme_reveal_names_him() -> None:
+    """Harder solo: 'In setup, give Strozzi a face-down Scheme to score at the end': his
+    card is revealed after yours, and the table says it is his (not a 'Player 0')."""
+    state = GAME.new_state(1, seed=5, options={"harder_scheme": True, "confirm_automa": False})
+    rng = random.Random(5)
+    while state.phase != "schemes":
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert VIEW.chance_actor(state) == 0
+    state.apply("scheme corners")
+    assert state.phase == "schemes" and VIEW.chance_actor(state) is None  # he has no seat
+    text = VIEW.describe_chance(state, Action(CHANCE, "scheme cross"))
+    assert text == "Strozzi reveals the scheme Cross: locations 2, 4, 6, 8."
 
 
 def test_while_choosing_the_named_location_piece_or_noble_is_lit() -> None:

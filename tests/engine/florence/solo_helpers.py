@@ -107,7 +107,7 @@ def finish_round(
             else:
                 state.apply(legal[-1])
         elif state.phase == "actions":
-            wanted = [f"solo {c}" for c in (6,) * (party and state.solo_revealed > 0) + cards]
+            wanted = [f"solo {c}" for c in (6,) * (party and state.solo.revealed > 0) + cards]
             state.apply(next((t for t in wanted if t in legal), legal[0]))
         elif state.phase == "cleanup" and tokens:
             time, loc = tokens

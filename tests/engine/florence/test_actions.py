@@ -196,7 +196,7 @@ def test_a_brag_scoring_0_takes_the_bottom_space_and_a_full_range_forbids_it() -
     play(state, "move 4 debutant1 5")
     assert "brag 5 0-6" in texts(state)  # 0 VP: empty hand
     play(state, "brag 5 0-6")
-    assert state.slots[12:15] == [ORANGE, -1, -1]
+    assert state.slots[4] == (ORANGE, -1, -1)
     assert not [t for t in texts(state) if t.startswith("brag 5")]
     with pytest.raises(IllegalAction, match="no such spots"):
         state.apply("brag 5 0-6")
@@ -245,7 +245,7 @@ def test_gift_costs_2_plus_gifts_already_given_to_that_noble() -> None:
     play(state, "gift cosimo escort 1-2", "pass 8", "gift cosimo escort 2-3", "bonus time")
     play(state, "gift cosimo escort 4-5")
     assert state.time[BLUE] == 12 - 2 - 3 - 4
-    assert state.given[0:3] == [3, 0, 0] and state.gifts_left[BLUE] == 0
+    assert state.given[0] == (3, 0, 0) and state.gifts_left[BLUE] == 0
     # 'If you've already placed all your gifts, you can't perform this action.'
     play(state, "bonus time")
     assert not [t for t in texts(state) if t.startswith("gift")]

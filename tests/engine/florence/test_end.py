@@ -55,7 +55,7 @@ def test_last_discards_then_schemes_are_revealed_and_scored() -> None:
     events = play(state, "scheme corners")
     assert state.is_over() and state.current_player() is None
     assert state.scheme_count(0) == 4 and state.scheme_count(1) == 0
-    assert state.final == [[state.time[0] // 2, 10], [state.time[1] // 2, 0]]
+    assert state.final == [(state.time[0] // 2, 10), (state.time[1] // 2, 0)]
     assert state.vp == [vp[0] + state.time[0] // 2 + 10, vp[1] + state.time[1] // 2]
     assert [e.kind for e in events][-1] == "game_over"
 
@@ -79,7 +79,7 @@ def test_winner_most_vp_then_family_members_then_gifts_else_shared() -> None:
     state.queues[0].remove(0 * 4 + 1)
     state.queues[1].remove(0 * 4 + 1)
     assert state.family_on_board(0) == state.family_on_board(1) == 1
-    state.given[3] = 1
+    state.given[1] = (1, 0, 0)
     assert state.winner() == [1]  # then more gifts given
-    state.given[3] = 0
+    state.given[1] = (0, 0, 0)
     assert state.winner() == [0, 1]  # shared victory

@@ -54,7 +54,7 @@ def test_three_player_gameplay_example_ends_blue_2_orange_14_purple_19() -> None
     # "The Street Cred brag on 5 gives 3 VP for each Family Member Orange has in that
     # row of Locations - in this case, 3 for 9 VP ... Orange places theirs in the centre slot"
     assert vp_by(events, "brag") == {ORANGE: 9}
-    assert state.slots[4 * 3 + 1] == ORANGE
+    assert state.slots[4][1] == ORANGE
     play(state, "pass 6")  # Purple passes
     # "Now, Blue has 6 Time, Orange has 3, and Purple has 3" - plus the rule's 2 time for
     # "The 1st player to pass each round", which the text leaves out.
@@ -159,4 +159,4 @@ def test_brag_example_eyes_everywhere_orange_10_then_blue_8_takes_0_6() -> None:
     assert [e["spot"] for e in events if e.kind == "brag"] == ["7-12"]
     events = play(state, "brag 5 0-6")
     assert vp_by(events, "brag") == {blue: 8}
-    assert state.slots[4 * 3 : 4 * 3 + 3] == [blue, orange, -1]
+    assert state.slots[4] == (blue, orange, -1)

@@ -35,7 +35,7 @@ def test_the_best_brag_needs_a_family_member_present_and_lower_markers_get_nothi
     present there.' 'Players with a Brag marker beneath the highest gain nothing.'"""
     state = new_game(2, tiles={5: "street-cred"}, placements=(8, 5))
     play(state, "dispatch 4", "dispatch 5", "dispatch 6", "brag 5 0-6", "brag 5 7-12")
-    assert state.slots[12:15] == [1, 0, -1]
+    assert state.slots[4] == (1, 0, -1)
     play(state, "pass 1", "move 5 debutant1 2", "bonus time")
     events = play(state, "pass")
     assert state.phase == "cleanup"
@@ -47,7 +47,7 @@ def test_the_lowest_brag_marker_alone_earns_the_card() -> None:
     """'Even a player with a Brag marker on the lowest spot can get this reward if no other
     markers are present.'"""
     state = holding("carry")
-    assert state.slots[12:15] == [0, -1, -1] and state.hands[0] == ("carry",)
+    assert state.slots[4] == (0, -1, -1) and state.hands[0] == ("carry",)
 
 
 def test_giovanni_claims_pass_down_the_ranking_one_award_each() -> None:

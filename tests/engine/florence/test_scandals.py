@@ -80,7 +80,7 @@ def test_carissima_gift_to_any_noble_regardless_of_location_at_the_normal_cost()
     assert not [t for t in texts(state) if t.startswith("gift ")]  # no one at a carriage
     assert "scandal gift cosimo escort 1-2" in texts(state)
     play(state, "scandal gift cosimo escort 1-2")
-    assert state.given[0:3] == [1, 0, 0] and state.time[ME] == 10
+    assert state.given[0] == (1, 0, 0) and state.time[ME] == 10
     assert state.gifts_left[ME] == 2
 
 
@@ -135,9 +135,9 @@ def test_messere_recall_a_brag_marker_keeping_its_vp() -> None:
     area. You do not lose the VP you gained when you completed the Brag.'"""
     state = holding("recall")
     vp = state.vp[ME]
-    assert state.slots[12:15] == [ME, -1, -1]
+    assert state.slots[4] == (ME, -1, -1)
     play(state, "scandal recall 5")
-    assert state.slots[12:15] == [-1, -1, -1] and state.markers_left[ME] == 6
+    assert state.slots[4] == (-1, -1, -1) and state.markers_left[ME] == 6
     assert state.vp[ME] == vp and state.time[ME] == 10
 
 
@@ -174,7 +174,7 @@ def test_messere_brag_anywhere_without_a_family_member_there() -> None:
     assert "scandal brag 3 0-6" in texts(state)
     assert "scandal brag 5 0-6" not in texts(state)  # already has a marker there
     play(state, "scandal brag 3 0-6")
-    assert state.slots[6:9] == [ME, -1, -1] and state.time[ME] == 11
+    assert state.slots[2] == (ME, -1, -1) and state.time[ME] == 11
 
 
 # --- discards, limits, decks ----------------------------------------------------------------

@@ -202,19 +202,19 @@ def test_time_to_party_first_among_the_kept_cards_is_followed_by_the_next_kept_c
         state.apply(state.legal_actions()[0])
     assert state.round == 2 and state.turn == STROZZI
     left = [f"solo {n}" for n in range(1, 8)]  # cards 1-7 were left in his deck at cleanup
-    assert state.solo_top_left == 3 and texts(state) == left
+    assert state.solo.top_left == 3 and texts(state) == left
     play(state, "solo 6")  # the 1st card he reveals in round 2, one of the three kept ones
-    assert not state.passed[STROZZI] and state.solo_top_left == 2
+    assert not state.passed[STROZZI] and state.solo.top_left == 2
     assert texts(state) == [t for t in left if t != "solo 6"]
     play(state, "solo 1")  # the 2nd kept card; card 6 goes back below the 3rd
-    assert state.solo_top_left == 1
+    assert state.solo.top_left == 1
     while state.current_player() == HUMAN:
         play(state, "dispatch 3" if "dispatch 3" in texts(state) else "pass 4")
     assert texts(state) == [f"solo {n}" for n in (2, 3, 4, 5, 7)]  # the 3rd kept card
     play(state, "solo 2")
     while state.current_player() == HUMAN:
         play(state, "dispatch 3" if "dispatch 3" in texts(state) else "pass 4")
-    assert state.current_player() == CHANCE and state.solo_top_left == 0
+    assert state.current_player() == CHANCE and state.solo.top_left == 0
     # after the kept cards: any card not drawn since the cleanup, card 6 included
     assert texts(state) == [f"solo {n}" for n in (3, 4, 5, 6, 7, 8, 9, 10)]
 
@@ -330,15 +330,15 @@ def test_brag_goes_on_along_the_arrows_when_he_cannot_use_a_tile() -> None:
     have a marker on it already'."""
     state = solo_game(place=5, tiles={5: "street-cred", 2: "plus-one"})
     play(state, "dispatch 3", "solo 8", "dispatch 7", "solo 9")
-    assert state.slots[4 * 3] == STROZZI and state.slots[1 * 3] == STROZZI  # 5, then 2
-    assert state.solo_marks[4 * 3] == ORANGE and state.solo_marks[1 * 3] == BLUE
+    assert state.slots[4][0] == STROZZI and state.slots[1][0] == STROZZI  # 5, then 2
+    assert state.solo.marks[4][0] == ORANGE and state.solo.marks[1][0] == BLUE
     assert state.vp[STROZZI] == 3 * 2 + 4 * 2
 
 
 def test_an_occupied_lowest_space_moves_his_brag_on() -> None:
     state = solo_game(place=5, tiles={5: "eyes-everywhere"})
     play(state, "brag 5 0-6", "solo 8")
-    assert state.slots[4 * 3] == HUMAN and state.slots[1 * 3] == STROZZI
+    assert state.slots[4][0] == HUMAN and state.slots[1][0] == STROZZI
 
 
 @pytest.mark.parametrize(
@@ -366,7 +366,7 @@ def test_brag_multiplier_and_space_by_round(
     brag = next(e for e in events if e.kind == "brag")
     tile = state.tables.tiles[state.tiles[brag["location"] - 1]]
     assert brag["vp"] == tile.rate * times == state.vp[STROZZI] - vp
-    assert state.slots[(brag["location"] - 1) * 3 + spot] == STROZZI
+    assert state.slots[brag["location"] - 1][spot] == STROZZI
 
 
 # --- card 10: Deploy a Guard ------------------------------------------------------------------
@@ -436,12 +436,12 @@ def test_deploy_a_guard_with_no_guard_left_scores_2_vp() -> None:
 def test_a_brag_card_whose_colour_has_no_token_left_uses_the_other_colour() -> None:
     state = solo_game(place=5, tiles={5: "street-cred"})
     for loc in (0, 2, 3, 5, 6, 7):  # arranged: his six orange tokens on six other tiles
-        state.slots[loc * 3 + 2] = STROZZI
-        state.solo_marks[loc * 3 + 2] = ORANGE
+        state.slots[loc] = (*state.slots[loc][:2], STROZZI)
+        state.solo.marks[loc] = (*state.solo.marks[loc][:2], ORANGE)
         state.markers_left[STROZZI] -= 1
     assert not state.invariants()
     play(state, "pass 1", "solo 8")  # card 8 shows orange
-    assert state.slots[4 * 3] == STROZZI and state.solo_marks[4 * 3] == BLUE
+    assert state.slots[4][0] == STROZZI and state.solo.marks[4][0] == BLUE
 
 
 def test_easier_setup_places_no_guards_but_the_debutants() -> None:

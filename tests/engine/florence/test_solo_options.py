@@ -51,7 +51,7 @@ def test_options_are_recorded_so_a_replay_reproduces_the_game() -> None:
         "difficulty": "normal",
     }
     restored = GAME.state_from_dict(record, data=DATA)
-    assert restored.tune == state.tune and restored.vp == state.vp
+    assert restored.solo.tune == state.solo.tune and restored.vp == state.vp
 
 
 def test_solo_options_change_nothing_in_a_multiplayer_game() -> None:
@@ -90,7 +90,7 @@ def test_setup_steps_wait_for_ok_one_by_one() -> None:
         state.apply(state.legal_actions()[0])
     said = []
     while texts(state) == ["ok"]:
-        said.append(state.solo_say)
+        said.append(state.solo.say)
         play(state, "ok")
     assert len(said) == 5 and said[-1].startswith("Strozzi places a blue Debutant")
     assert texts(state)[0].startswith("place ")
@@ -128,10 +128,10 @@ def test_cards_kept_on_top_are_the_only_draws_until_they_are_drawn() -> None:
     play(state, "pass 3", "solo 8", "bonus time", "solo 6")
     while state.phase != "actions":
         state.apply(state.legal_actions()[0])
-    assert state.solo_top_left == 3
+    assert state.solo.top_left == 3
     assert "solo 8" not in texts(state) and "solo 6" not in texts(state)
     with pytest.raises(IllegalAction, match="not among the 3 card"):
         state.apply("solo 8")
     play(state, "solo 9", "pass 3", "solo 10", "bonus time", "solo 7", "bonus time")
-    assert state.solo_top_left == 0 and state.current_player() == CHANCE
+    assert state.solo.top_left == 0 and state.current_player() == CHANCE
     assert "solo 8" in texts(state) and "solo 9" not in texts(state)

@@ -79,7 +79,7 @@ def test_a_scripted_solo_round() -> None:
         "Card 8: Strozzi pays 2 time (1 left). Strozzi brags on location 5 (street-cred): "
         "3 x 2 = 6 VP, his orange token on the 0-6 space."
     ]
-    assert state.vp[STROZZI] == 6 and state.slots[4 * 3 + 0] == STROZZI
+    assert state.vp[STROZZI] == 6 and state.slots[4][0] == STROZZI
     play(state, "ok", "dispatch 6")
     assert pieces(state, 6) == ["orange:debutant", "you:debutant"]
 
@@ -135,8 +135,8 @@ def test_a_scripted_solo_round() -> None:
     # with the rest of the cards in his deck, and place the 3 cards you put aside back on top."
     assert state.phase == "cleanup"
     not_drawn = ALL_CARDS & ~(1 << 4) & ~(1 << 7) & ~(1 << 9)  # 5, 8 and 10 were drawn
-    assert state.solo_top == not_drawn and state.solo_top_left == 3
-    assert state.solo_deck == ALL_CARDS
+    assert state.solo.top == not_drawn and state.solo.top_left == 3
+    assert state.solo.deck == ALL_CARDS
     play(state, "token time 2", "token location 8")
     # "Pass the 1st player marker to the next player": Strozzi opens round 2, with "the same
     # as you, but never less than 4" time: the token says 9.

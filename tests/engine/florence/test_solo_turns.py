@@ -122,7 +122,7 @@ def test_his_scandal_is_the_top_card_discarded_and_1_time() -> None:
     and give him 1 time.' His brag on 2 is the best there and he has a piece on 2."""
     state = solo_game(place=5, tiles={5: "eyes-everywhere"})
     play(state, "brag 5 0-6", "solo 8")  # 5's lowest space is yours: his brag goes on to 2
-    assert state.slots[1 * 3] == STROZZI
+    assert state.slots[1][0] == STROZZI
     play(state, "pass 3", "solo 6")
     assert state.phase == "noble_movement" and state.current_player() == CHANCE
     events = play(state, "draw cosimo guard")  # your card for the best brag on 5
