@@ -305,7 +305,9 @@ class TableApp:
             return
         state = session.state
         try:
-            action = self.cards.resolve(session.game.name, state, code, now)
+            action = self.cards.resolve(
+                session.game.name, state, code, now, describe=session.describe
+            )
         except CardError as exc:
             text = str(exc)
             self.flash_all(f"{text[:1].upper()}{text[1:]}.")

@@ -13,7 +13,7 @@ import inspect
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -39,14 +39,25 @@ class Unwritten:
     until it is written the table takes no new action and the board shows what the
     journal has."""
 
-    kind: str  # "action" or "finish"
     why: str
     retry_at: float
-    action: Action | None = None
-    after: State | None = None  # the state with the action applied
-    events: list[Event] = field(default_factory=list)
-    scores: list[int] = field(default_factory=list)
-    winner: list[int] = field(default_factory=list)
+
+
+@dataclass
+class UnwrittenAction(Unwritten):
+    """A confirmed action the journal has not taken yet."""
+
+    action: Action
+    after: State  # the state with the action applied
+    events: list[Event]
+
+
+@dataclass
+class UnwrittenFinish(Unwritten):
+    """The end of a game (every action is in the journal), not written yet."""
+
+    scores: list[int]
+    winner: list[int]
 
 
 def recorded(state: State, player: int, text: str) -> Action:
@@ -209,13 +220,8 @@ class Session:
             table.journal.append(self.game_id, len(state.history), action.player, action.text)
         except JournalUnavailable as exc:
             self.state = self.replayed(state.history[:-1])
-            self.unwritten = Unwritten(
-                "action",
-                str(exc),
-                table.clock() + RETRY_S,
-                action=action,
-                after=state,
-                events=events,
+            self.unwritten = UnwrittenAction(
+                str(exc), table.clock() + RETRY_S, action=action, after=state, events=events
             )
             table.journal_refused(
                 str(exc),
@@ -289,8 +295,8 @@ class Session:
         try:
             table.journal.finish(self.game_id, scores, winner)
         except JournalUnavailable as exc:  # every action is in; the end is written later
-            self.unwritten = Unwritten(
-                "finish", str(exc), table.clock() + RETRY_S, scores=scores, winner=winner
+            self.unwritten = UnwrittenFinish(
+                str(exc), table.clock() + RETRY_S, scores=scores, winner=winner
             )
             table.journal_refused(str(exc), "the game's end is written as soon as it can be")
         table.fire("game_ended")
@@ -346,8 +352,7 @@ class Session:
         if u is None:
             return
         try:
-            if u.kind == "action":
-                assert u.action is not None and u.after is not None
+            if isinstance(u, UnwrittenAction):
                 journal.append(
                     self.game_id,
                     len(u.after.history),
@@ -355,7 +360,7 @@ class Session:
                     u.action.text,
                     wait=RETRY_WAIT_S,
                 )
-            else:
+            elif isinstance(u, UnwrittenFinish):
                 journal.finish(self.game_id, u.scores, u.winner, wait=RETRY_WAIT_S)
         except JournalUnavailable as exc:
             u.why, u.retry_at = str(exc), now + RETRY_S
@@ -363,8 +368,7 @@ class Session:
         self.unwritten = None
         log.warning("journal %s accepts writes again", journal.path)
         self.table.say("The journal accepts writes again; nothing was lost.")
-        if u.kind == "action":
-            assert u.action is not None and u.after is not None
+        if isinstance(u, UnwrittenAction):
             self.state = u.after
             self.acknowledge(u.action, u.events)
 
@@ -394,4 +398,13 @@ def _takes_names(cls: type[State]) -> bool:
     return "names" in inspect.signature(cls.describe).parameters
 
 
-__all__ = ["RETRY_S", "RETRY_WAIT_S", "Session", "Unwritten", "described", "recorded"]
+__all__ = [
+    "RETRY_S",
+    "RETRY_WAIT_S",
+    "Session",
+    "Unwritten",
+    "UnwrittenAction",
+    "UnwrittenFinish",
+    "described",
+    "recorded",
+]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from apps.cards import CardReader, CardRegistry
 from engine.core import CHANCE
 from engine.strozzi import StrozziState
 
@@ -92,3 +93,20 @@ def test_the_prompt_names_the_seats_through_the_engines_namer(make_table) -> Non
     expected = real(app.state, lambda p: f"seat {app.players[p]}")
     assert f"Seat {seat}" in expected
     assert make_table.said[-1] == f"Seat {other}: it is seat {seat}'s turn. {expected}"
+
+
+def test_a_card_read_out_of_turn_names_the_tables_seats(make_table) -> None:
+    """'no draw is due: Seat 3 decides ...': the scanner's refusal speaks of the seat the
+    player sits at, as every other prompt does (the engine alone would say seat 1)."""
+    table, clock, bot = seated_at(make_table, ["3", "1", "2", "4"])
+    app = table.app
+    seat = to_a_decision(app, bot)
+    player = app.players.index(seat)
+    app.cards = CardReader(CardRegistry(None, {"strozzi": {"A": "draw 1"}}))
+    history = len(app.state.history)
+    app.handle_card("A", clock())
+    said = make_table.said[-1]
+    assert "no draw is due" in said and f"Seat {seat} " in said
+    if seat != str(player + 1):
+        assert f"Seat {player + 1} " not in said
+    assert len(app.state.history) == history  # nothing changed
