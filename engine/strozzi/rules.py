@@ -828,10 +828,7 @@ class StrozziState(State):
         if phase == "offer":
             return f"{capital(names(self.decider))} may take the rejected {about}."
         if phase == "pirates":
-            return (
-                f"{capital(names(self.decider))} may seize {about} "
-                f"with a pirate flag, or pass."
-            )
+            return f"{capital(names(self.decider))} may seize {about} with a pirate flag, or pass."
         if phase == "place":
             return f"{capital(names(self.taker))} places {about} at a port."
         if phase == "token":
