@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,17 +138,19 @@ def answers(card: str, action: Action) -> bool:
     return c == a or (n >= 2 and len(a) > n and a[0] == c[0] and a[-(n - 1):] == c[1:])
 
 
-def match(state: State, card: str) -> Action:
-    """The legal chance action `card` answers now; CardError with the reason if none."""
+def match(state: State, card: str, *, describe: Callable[[], str] | None = None) -> Action:
+    """The legal chance action `card` answers now; CardError with the reason if none.
+    `describe` says what the game waits for in the table's words (its seat names)."""
+    describe = describe or state.describe
     if state.current_player() != CHANCE:
-        raise CardError(f"'{card}' was read, but no draw is due: {state.describe()}")
+        raise CardError(f"'{card}' was read, but no draw is due: {describe()}")
     found = [a for a in state.legal_actions() if answers(card, a)]
     if len(found) == 1:
         return found[0]
     if found:
         raise CardError(f"'{card}' could be {' or '.join(a.text for a in found)}; "
                         "pick it with the buttons")
-    reason = state.refusal(card) or state.describe()
+    reason = state.refusal(card) or describe()
     raise CardError(f"'{card}' is not a possible draw now ({reason})")
 
 
@@ -163,7 +166,15 @@ class CardReader:
         self.repeat_s = repeat_s
         self._last: dict[str, float] = {}
 
-    def resolve(self, game: str, state: State, code: str, now: float) -> Action:
+    def resolve(
+        self,
+        game: str,
+        state: State,
+        code: str,
+        now: float,
+        *,
+        describe: Callable[[], str] | None = None,
+    ) -> Action:
         last = self._last.get(code)
         self._last[code] = now
         card = self.registry.card(game, code)
@@ -173,7 +184,7 @@ class CardReader:
         if card is None:
             raise CardError(f"card {code} is not in the {game} card list: pair it with "
                             f"`tavola cards learn {game}`")
-        return match(state, card)
+        return match(state, card, describe=describe)
 
 
 __all__ = ["CardError", "CardReader", "CardRegistry", "ConfigError", "catalogue", "demo_ids",

@@ -1,8 +1,12 @@
 """The `tavola` command.
 
 Each subcommand lives in its own module with a `register(subparsers)` function
-that adds its parser and sets `func`; this file only lists the modules, so a
-command's imports (gpiozero, serial, sqlite) load only when it runs.
+that adds its parser and sets `func`. This file names the commands, their
+modules and one line of help each, so that `tavola --help` (and any one
+command) imports no command module it does not run: the journal's sqlite3,
+the hardware backends and the serial links load only for the commands that
+use them. `tests/apps/test_cli.py` checks both the imports and that these
+lines agree with the modules' own parsers.
 """
 
 from __future__ import annotations
@@ -10,15 +14,33 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 
-COMMAND_MODULES = (
-    "apps.commands.table_cmds",
-    "apps.commands.journal_cmds",
-    "apps.commands.sim_cmd",
-    "apps.commands.engine_cmds",
-    "apps.commands.doctor",
-    "apps.commands.cards_cmd",
-)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("apps.commands.table_cmds", "bots play a whole game by pressing mocked seat buttons"),
+    "run": ("apps.commands.table_cmds", "the appliance: run the table from a config file"),
+    "history": ("apps.commands.table_cmds", "finished games with their scores"),
+    "journal": (
+        "apps.commands.journal_cmds",
+        "check the game journal; restore it from its backups",
+    ),
+    "sim": ("apps.commands.sim_cmd", "a virtual table in the terminal, keys for seat buttons"),
+    "selfplay": (
+        "apps.commands.engine_cmds",
+        "play many bot games; print one JSON line of figures",
+    ),
+    "replay": ("apps.commands.engine_cmds", "replay a recorded game and print its summary as JSON"),
+    "data": ("apps.commands.engine_cmds", "list a game's component data and its provenance"),
+    "diagram": ("apps.commands.engine_cmds", "print a game's phase machine as a Mermaid diagram"),
+    "doctor": (
+        "apps.commands.doctor",
+        "hardware self-test: board, LED segments, every seat's buttons",
+    ),
+    "cards": ("apps.commands.cards_cmd", "pair scanned cards with the game's cards; list them"),
+}
+"""command -> (the module that registers it, its line in `tavola --help`), in help order."""
+
+COMMAND_MODULES = tuple(dict.fromkeys(module for module, _ in COMMANDS.values()))
 
 EPILOG = """\
 examples:
@@ -30,7 +52,13 @@ examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of every command (argv None), or of the command `argv` names.
+
+    With `argv`, only the module of the command it names is imported; every other command
+    is a stub with its help line, so `tavola --help` lists them all and a misspelt command
+    is still refused with the list of choices.
+    """
     from .args import Parser
 
     parser = Parser(
@@ -40,13 +68,25 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    wanted = COMMAND_MODULES if argv is None else _module_of(argv)
+    for name, (module, text) in COMMANDS.items():  # in help order: a module's are adjacent
+        if module not in wanted:
+            sub.add_parser(name, help=text, add_help=False)
+        elif name not in sub.choices:
+            importlib.import_module(module).register(sub)
     return parser
 
 
+def _module_of(argv: Sequence[str]) -> tuple[str, ...]:
+    """The module of the command `argv` names (none for `tavola --help` or a typo)."""
+    command = next((word for word in argv if not word.startswith("-")), None)
+    return (COMMANDS[command][0],) if command in COMMANDS else ()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

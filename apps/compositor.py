@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from hw.layout import Layout
 
-from .views.base import Colour, Frame
+from .views.base import Colour, ElementFrame
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ class Compositor:
     def blank(self) -> dict[str, bytearray]:
         return {strip: bytearray(3 * n) for strip, n in self.sizes.items()}
 
-    def paint(self, frames: Mapping[str, bytearray], frame: Frame) -> None:
+    def paint(self, frames: Mapping[str, bytearray], frame: ElementFrame) -> None:
         """Write `frame` over `frames` in place: later elements win where they overlap."""
         for name, value in frame.items():
             spots = self.offsets(name)
@@ -58,7 +58,7 @@ class Compositor:
                 for strip, at in spots:
                     frames[strip][at : at + 3] = rgb
 
-    def compose(self, *layers: Frame) -> dict[str, bytearray]:
+    def compose(self, *layers: ElementFrame) -> dict[str, bytearray]:
         frames = self.blank()
         for layer in layers:
             self.paint(frames, layer)

@@ -148,9 +148,9 @@ class Mark:
 
 def default_path() -> Path:
     """`$STATE_DIRECTORY/tavola.db` under systemd (`/var/lib/tavola`), else the XDG data dir."""
-    state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0]) / "tavola.db"
+    state_dirs = os.environ.get("STATE_DIRECTORY")
+    if state_dirs:
+        return Path(state_dirs.split(":")[0]) / "tavola.db"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "tavola" / "tavola.db"
 

@@ -53,7 +53,7 @@ from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .journal import Journal, default_path
 from .peripherals import Peripherals
-from .table import SeatConfig, TableApp
+from .table import TableApp, TableSeat
 from .views import view_for
 
 log = logging.getLogger("tavola")
@@ -197,8 +197,9 @@ class PipelineOutput:
             p.flush()
 
 
-class Table:
-    """Everything the appliance runs, built from one config; `run()` is the main loop."""
+class Appliance:
+    """Everything the appliance runs, built from one config; `run()` is the main loop.
+    (hw.schema.Table is a table of config keys, not this.)"""
 
     def __init__(
         self,
@@ -237,7 +238,7 @@ class Table:
             for name, layout in self.layouts.items()
         }
         compositors["lobby"] = Compositor(lobby, {strip_name: hw.strip.count})
-        seats = [SeatConfig(s.name, one_button=s.kind == "one") for s in hw.seats
+        seats = [TableSeat(s.name, one_button=s.kind == "one") for s in hw.seats
                  if s.kind != "table"]
         self.app = TableApp(
             seats=seats, journal=self.journal, output=self.output, clock=clock,

@@ -18,7 +18,7 @@ from hw.backends.mock import MockStrip
 
 from . import runtime
 from .menu import DONE, Menu
-from .runtime import Table
+from .runtime import Appliance
 from .views import view_for
 
 PRESS_S = 0.05  # how long a bot holds a button for a press
@@ -83,7 +83,7 @@ def _layout_count(game: str) -> int:
 class ButtonBot:
     """Presses buttons on a mocked table to play random legal actions."""
 
-    def __init__(self, table: Table, clock: ManualClock, seed: int, *, noise: float = 0.0,
+    def __init__(self, table: Appliance, clock: ManualClock, seed: int, *, noise: float = 0.0,
                  on_press: Callable[[], None] | None = None) -> None:
         self.table = table
         self.clock = clock
@@ -202,7 +202,7 @@ class ButtonBot:
                 self.command(seat, command)
 
 
-def final_lines(table: Table) -> list[str]:
+def final_lines(table: Appliance) -> list[str]:
     state = table.app.state
     if state is None:
         return []
@@ -213,5 +213,5 @@ def final_lines(table: Table) -> list[str]:
                      or "no seat (the game's automa)")]
 
 
-def strip_of(table: Table) -> MockStrip | None:
+def strip_of(table: Appliance) -> MockStrip | None:
     return table.strip if isinstance(table.strip, MockStrip) else None

@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from apps.cards import CardRegistry, demo_ids
-from apps.runtime import Table
+from apps.runtime import Appliance
 from apps.sim import ManualClock, demo_config
 from engine.core import CHANCE
 from firmware_bridge.config import BridgeConfig, McuConfig, ScannerConfig
@@ -107,7 +107,7 @@ def one_game(tmp: Path, n: int, want: int, times: dict[str, list[float]]) -> Non
         scanner=ScannerConfig(kind="mcu", device=None, cards=registry.path),
         mcu=McuConfig(DeviceSpec(path=str(link))), strip_on_mcu=True))
     clock = ManualClock()
-    table = Table(config, clock=clock, button_thread=False, say=lambda text: None)
+    table = Appliance(config, clock=clock, button_thread=False, say=lambda text: None)
     applied, lit = times["applied"], times["lit"]
     want += len(applied)
     marks: dict[str, float] = {}
@@ -168,7 +168,7 @@ def one_game(tmp: Path, n: int, want: int, times: dict[str, list[float]]) -> Non
         emu.close()
 
 
-def press(table: Table, clock: ManualClock, seat: str, button: str = "select") -> None:
+def press(table: Appliance, clock: ManualClock, seat: str, button: str = "select") -> None:
     """A button pressed and released on the mocked pins, then handled."""
     buttons = table.buttons
     for down in (True, False):

@@ -51,7 +51,7 @@ def help_line(seats: int) -> str:
             + " | u undo, m menu (M hold) | Ctrl-C quits")
 
 
-def draw(table: runtime.Table, messages: deque[str], seats: int) -> str:
+def draw(table: runtime.Appliance, messages: deque[str], seats: int) -> str:
     """The screen: board lines from the layout, then recent messages and the key help."""
     app = table.app
     layout = table.layouts.get(app.game_name or "") or next(iter(table.layouts.values()))
@@ -89,7 +89,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         try:
             config = demo_config(game.name, seats, journal=journal, seed=args.seed,
                                  chance=args.chance)
-            table = runtime.Table(config, say=messages.append)
+            table = runtime.Appliance(config, say=messages.append)
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
         keys = key_map(seats)

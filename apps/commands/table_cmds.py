@@ -44,7 +44,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
                              strip=args.strip, chance=args.chance)
         clock = ManualClock()
         try:
-            table = runtime.Table(config, clock=clock, button_thread=False, say=say)
+            table = runtime.Appliance(config, clock=clock, button_thread=False, say=say)
         except (ConfigError, JournalError) as exc:
             return _fail(str(exc))
         try:
@@ -75,7 +75,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     log = logging.getLogger("tavola")
     try:
         config = runtime.load(args.config)
-        table = runtime.Table(config)
+        table = runtime.Appliance(config)
     except (ConfigError, JournalError) as exc:
         log.error("%s", exc)
         return 2

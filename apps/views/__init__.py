@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from .base import Colour, Frame, View, ViewContext
+from .base import Colour, ElementFrame, View, ViewContext
 
 
 def view_for(game: str) -> View:
@@ -19,4 +19,13 @@ def view_for(game: str) -> View:
     return module.VIEW
 
 
-__all__ = ["Colour", "Frame", "View", "ViewContext", "view_for"]
+def has_view(game: str) -> bool:
+    """Whether `game` can be played at the table (it has a view)."""
+    try:
+        view_for(game)
+    except KeyError:
+        return False
+    return True
+
+
+__all__ = ["Colour", "ElementFrame", "View", "ViewContext", "has_view", "view_for"]

@@ -15,7 +15,10 @@ from pathlib import Path
 from engine.core import Action, Event, State
 
 Colour = tuple[int, int, int]
-Frame = dict[str, Colour | list[Colour]]
+ElementFrame = dict[str, Colour | list[Colour]]
+"""Board element name -> its colour, or its LEDs' colours in order (the layout maps names
+to LEDs). Not hw.pipeline.Frame (a strip's pixels) nor firmware_bridge's protocol Frame."""
+Frame = ElementFrame  # the old name, for views not yet moved to ElementFrame; remove with them
 
 OFF: Colour = (0, 0, 0)
 WHITE: Colour = (255, 255, 255)
@@ -44,6 +47,10 @@ class View:
     layout_name: str = ""
     palette: tuple[tuple[str, Colour], ...] = ()
     """Seat colours offered at seating, in order: (name, colour)."""
+    observes_only: bool = False
+    """True for a view that reads nothing of a state but `observe()`: the table then hands
+    it the state of a frame as one observation shared by every method it calls
+    (apps.table.render.Seen); tests/apps/test_read_model.py holds it to that."""
 
     def palette_for(self, players: int) -> tuple[tuple[str, Colour], ...]:
         """The colours of a game of `players` (a solo game may reserve the automa's)."""
@@ -53,21 +60,21 @@ class View:
         """The default LED layout of this game's table, shipped with the view."""
         return Path(str(resources.files("apps.layouts").joinpath(self.layout_name)))
 
-    def render(self, state: State, ctx: ViewContext) -> Frame:
+    def render(self, state: State, ctx: ViewContext) -> ElementFrame:
         """The board as it should look now; hidden information never appears."""
         raise NotImplementedError
 
-    def setup_frame(self, state: State, ctx: ViewContext) -> Frame:
+    def setup_frame(self, state: State, ctx: ViewContext) -> ElementFrame:
         """What to put where before play starts; by default the board itself."""
         return self.render(state, ctx)
 
-    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:
+    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> ElementFrame:
         """What to light while the cursor is on a choice that is not yet an action (a
         wagon before its square): `words` are the choices so far and the cursor's word.
         The table overlays it; complete actions get the generic candidate preview."""
         return {}
 
-    def candidate_hint(self, state: State, action: Action, ctx: ViewContext) -> Frame:
+    def candidate_hint(self, state: State, action: Action, ctx: ViewContext) -> ElementFrame:
         """What to light beside the generic preview while the cursor is on a complete
         action whose effect the board cannot show (naming a wagon tile at the reveal lights
         that wagon). Never light a secret: this is the whole table's board."""
@@ -86,7 +93,9 @@ class View:
         """The player who performs the pending draw, so a pick is asked at that seat."""
         return None
 
-    def scoring_steps(self, state: State, events: list[Event], ctx: ViewContext) -> list[Frame]:
+    def scoring_steps(
+        self, state: State, events: list[Event], ctx: ViewContext
+    ) -> list[ElementFrame]:
         """A light sequence for a round's scoring: one overlay frame per award."""
         return []
 

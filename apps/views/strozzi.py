@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.core import Action, Event, State
 from engine.strozzi import StrozziObservation
 
-from .base import OFF, Colour, Frame, View, ViewContext, dim
+from .base import OFF, Colour, ElementFrame, View, ViewContext, dim
 
 CATEGORY: dict[str, Colour] = {
     "arts": (220, 0, 140),
@@ -24,6 +24,7 @@ SAIL_LEDS = 9
 
 
 class StrozziView(View):
+    observes_only = True
     game = "strozzi"
     layout_name = "strozzi.toml"
     palette = (
@@ -35,9 +36,9 @@ class StrozziView(View):
         ("orange", (255, 80, 0)),
     )
 
-    def render(self, state: State, ctx: ViewContext) -> Frame:
+    def render(self, state: State, ctx: ViewContext) -> ElementFrame:
         obs = _table(state)
-        frame: Frame = {}
+        frame: ElementFrame = {}
         _tracks(obs, ctx.colours, frame)
         _ports(obs, ctx.colours, frame)
         _tokens(obs, frame)
@@ -48,7 +49,7 @@ class StrozziView(View):
             ]
         return frame
 
-    def setup_frame(self, state: State, ctx: ViewContext) -> Frame:
+    def setup_frame(self, state: State, ctx: ViewContext) -> ElementFrame:
         """Markers on the start spaces and the face-up tokens; nothing else lit."""
         frame = self.render(state, ctx)
         keep = ("strozzi.track.", "strozzi.token.", "seat.")
@@ -79,12 +80,14 @@ class StrozziView(View):
     def seat_active(self, state: State, player: int) -> bool:
         return bool(_table(state).flags[player])
 
-    def scoring_steps(self, state: State, events: list[Event], ctx: ViewContext) -> list[Frame]:
+    def scoring_steps(
+        self, state: State, events: list[Event], ctx: ViewContext
+    ) -> list[ElementFrame]:
         """One frame per scoring ship or marker, in the order the rulebook scores them.
 
         Amounts are money, which stays secret: the sequence shows who scored where.
         """
-        steps: list[Frame] = []
+        steps: list[ElementFrame] = []
         for event in events:
             if event.kind != "award" or event["reason"] not in ("ship", "marker", "bonus"):
                 continue
@@ -99,7 +102,7 @@ class StrozziView(View):
         return steps
 
 
-def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -> None:
+def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: ElementFrame) -> None:
     """Each city's spaces: the markers on it, left to right, then dark slots."""
     for track in obs.tracks:
         for space in range(obs.rules.last_space + 1):
@@ -108,7 +111,7 @@ def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) 
             frame[f"strozzi.track.{track.city}.{space}"] = lit + [OFF] * (SLOTS - len(seats))
 
 
-def _ports(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -> None:
+def _ports(obs: StrozziObservation, colours: tuple[Colour, ...], frame: ElementFrame) -> None:
     """Each port's ships, fastest at slot 1, in their owners' colours."""
     for port in obs.ports:
         for slot in range(SLOTS):
@@ -118,7 +121,7 @@ def _ports(obs: StrozziObservation, colours: tuple[Colour, ...], frame: Frame) -
             )
 
 
-def _tokens(obs: StrozziObservation, frame: Frame) -> None:
+def _tokens(obs: StrozziObservation, frame: ElementFrame) -> None:
     """The face-up progress tokens by category colour, a value-1 token dimmed."""
     for i in range(3):
         if i >= len(obs.face_up):

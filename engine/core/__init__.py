@@ -24,7 +24,7 @@ from .observation import Observation
 from .playout import PLAYOUT_LIMIT, play_out
 from .rng import derive, draw_chance, random_action
 from .rulebook import Rule, Rulebook, in_phases
-from .state import Game, Option, State, seat_name
+from .state import Game, Option, SeatNamer, State, capital, seat_name
 
 __all__ = [
     "CHANCE",
@@ -53,9 +53,11 @@ __all__ = [
     "Option",
     "Rule",
     "Rulebook",
+    "SeatNamer",
     "State",
     "Stored",
     "UnknownNotation",
+    "capital",
     "derive",
     "draw_chance",
     "in_phases",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, NoReturn, TypeVar
@@ -67,9 +67,21 @@ def _quote(text: str, limit: int = 40) -> str:
     return f"'{text}'" if len(text) <= limit else f"'{text[:limit]}...' ({len(text)} characters)"
 
 
+SeatNamer = Callable[[int], str]
+"""How a sentence names a player: player index -> words ('seat 1'). The engine's
+sentences (`State.describe`) take one, so a table can say the seats its players sit at
+(player 0 may sit at seat 3) without rewriting the engine's words."""
+
+
 def seat_name(player: int) -> str:
-    """How the engine names a seat in messages: 'seat 1' is index 0."""
+    """The default `SeatNamer`: 'seat 1' is index 0 (and CHANCE is 'the draw')."""
     return "the draw" if player == CHANCE else f"seat {player + 1}"
+
+
+def capital(text: str) -> str:
+    """`text` starting a sentence: only the first letter changes ('seat North' -> 'Seat
+    North'; `str.capitalize` would lower the rest of a seat's name)."""
+    return text[:1].upper() + text[1:]
 
 
 S = TypeVar("S", bound="State")
@@ -261,12 +273,13 @@ class State(ABC):
         """Broken invariants (empty when all hold); the conformance suite checks them."""
         return []
 
-    def describe(self) -> str:
-        """A sentence about what the state waits for, for prompts and error messages."""
+    def describe(self, names: SeatNamer = seat_name) -> str:
+        """A sentence about what the state waits for, for prompts and error messages;
+        `names` says how to name a player (the table passes its seat names)."""
         player = self.current_player()
         if player is None:
             return "The game is over."
-        return f"Waiting for {seat_name(player)}."
+        return f"Waiting for {names(player)}."
 
     def in_setup(self) -> bool:
         """Whether the table is still being set up (the phase is one of `setup_phases`)."""

@@ -32,7 +32,9 @@ from engine.core import (
     Option,
     Rule,
     Rulebook,
+    SeatNamer,
     State,
+    capital,
     in_phases,
     lists,
     seat_name,
@@ -812,28 +814,25 @@ class StrozziState(State):
         return END_OF_GAME.winner(self)
 
     # --- words for the table ---------------------------------------------------------
-    def describe(self) -> str:
+    def describe(self, names: SeatNamer = seat_name) -> str:
         phase = self.phase
         r = self.rules
         if phase == "setup":
             return "Turn three progress tokens face up."
         if phase == "draw":
-            return f"{seat_name(self.active).capitalize()} turns over the next ship card."
+            return f"{capital(names(self.active))} turns over the next ship card."
         ship = r.ships.get(self.ship)
         about = f"ship {ship.id} ({ship.sails} sails)" if ship else "the ship"
         if phase == "decide":
-            return f"{seat_name(self.active).capitalize()} decides on {about}: a flag, or pass."
+            return f"{capital(names(self.active))} decides on {about}: a flag, or pass."
         if phase == "offer":
-            return f"{seat_name(self.decider).capitalize()} may take the rejected {about}."
+            return f"{capital(names(self.decider))} may take the rejected {about}."
         if phase == "pirates":
-            return (
-                f"{seat_name(self.decider).capitalize()} may seize {about} "
-                f"with a pirate flag, or pass."
-            )
+            return f"{capital(names(self.decider))} may seize {about} with a pirate flag, or pass."
         if phase == "place":
-            return f"{seat_name(self.taker).capitalize()} places {about} at a port."
+            return f"{capital(names(self.taker))} places {about} at a port."
         if phase == "token":
-            return f"{seat_name(self.taker).capitalize()} chooses a face-up progress token."
+            return f"{capital(names(self.taker))} chooses a face-up progress token."
         if phase == "reveal":
             return "Turn a new progress token face up."
         return "The game is over."

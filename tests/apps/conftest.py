@@ -7,21 +7,21 @@ from pathlib import Path
 
 import pytest
 
-from apps.runtime import Table
+from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
 
 
 @pytest.fixture
 def make_table(tmp_path: Path) -> Iterator:
-    tables: list[Table] = []
+    tables: list[Appliance] = []
     said: list[str] = []
 
     def make(players: int = 4, seed: int = 5, *, chance: str = "app", one_button: int = 0,
-             db: Path | None = None) -> tuple[Table, ManualClock, ButtonBot]:
+             db: Path | None = None) -> tuple[Appliance, ManualClock, ButtonBot]:
         config = demo_config("strozzi", players, journal=db or tmp_path / "journal.db",
                              seed=seed, chance=chance, one_button=one_button)
         clock = ManualClock()
-        table = Table(config, clock=clock, button_thread=False, say=said.append)
+        table = Appliance(config, clock=clock, button_thread=False, say=said.append)
         tables.append(table)
         table.app.start()
         table.app.tick()

@@ -447,7 +447,7 @@ def test_options_of_another_game_do_not_stop_a_game_from_starting(tmp_path: Path
     assert config.app.game is None
 
     clock = ManualClock()
-    table = runtime.Table(config, clock=clock, button_thread=False)
+    table = runtime.Appliance(config, clock=clock, button_thread=False)
     app = table.app
     try:
         app.start()

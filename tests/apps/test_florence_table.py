@@ -12,7 +12,7 @@ import pytest
 import engine
 from apps import cli
 from apps.menu import DONE
-from apps.runtime import Table
+from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.table import SCORING_STEP
 from apps.views import view_for
@@ -39,18 +39,18 @@ def ctx_for(players: int) -> ViewContext:
 # --- whole games on a mocked table ---------------------------------------------------------
 @pytest.fixture
 def make_table(tmp_path: Path) -> Iterator:
-    tables: list[Table] = []
+    tables: list[Appliance] = []
     said: list[str] = []
 
     def make(
         players: int, seed: int, *, chance: str = "app", entry: str = "draw", noise: float = 0.0
-    ) -> tuple[Table, ButtonBot]:
+    ) -> tuple[Appliance, ButtonBot]:
         config = demo_config(
             "florence", players, journal=tmp_path / "journal.db", seed=seed, chance=chance
         )
         config.app.options = {"scandal_entry": entry}
         clock = ManualClock()
-        table = Table(config, clock=clock, button_thread=False, say=said.append)
+        table = Appliance(config, clock=clock, button_thread=False, say=said.append)
         tables.append(table)
         table.app.start()
         table.app.tick()

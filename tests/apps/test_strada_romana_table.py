@@ -12,7 +12,7 @@ import pytest
 import engine
 from apps import cli
 from apps.menu import DONE, Menu
-from apps.runtime import Table
+from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.views import view_for
 from apps.views.base import OFF, WHITE, ViewContext, dim
@@ -62,7 +62,7 @@ def first_turn(players: int = 3, seed: int = 1) -> StradaRomanaState:
 # --- whole games on a mocked table ---------------------------------------------------------
 @pytest.fixture
 def make_table(tmp_path: Path) -> Iterator:
-    tables: list[Table] = []
+    tables: list[Appliance] = []
     said: list[str] = []
 
     def make(
@@ -72,14 +72,14 @@ def make_table(tmp_path: Path) -> Iterator:
         chance: str = "app",
         one_button: int = 0,
         options: dict[str, object] | None = None,
-    ) -> tuple[Table, ButtonBot]:
+    ) -> tuple[Appliance, ButtonBot]:
         config = demo_config(
             "strada_romana", players, journal=tmp_path / "journal.db", seed=seed,
             chance=chance, one_button=one_button,
         )
         config.app.options = dict(options or {})
         clock = ManualClock()
-        table = Table(config, clock=clock, button_thread=False, say=said.append)
+        table = Appliance(config, clock=clock, button_thread=False, say=said.append)
         tables.append(table)
         table.app.start()
         table.app.tick()
@@ -91,7 +91,7 @@ def make_table(tmp_path: Path) -> Iterator:
         table.close()
 
 
-def seated(make_table, players: int = 3, seed: int = 1) -> tuple[Table, ButtonBot]:
+def seated(make_table, players: int = 3, seed: int = 1) -> tuple[Appliance, ButtonBot]:
     """A table past seating and setup, waiting for the first turn's first press."""
     table, bot = make_table(players, seed)
     app = table.app

@@ -11,7 +11,7 @@ import pytest
 import engine
 from apps.journal import JournalError
 from apps.menu import Menu
-from apps.runtime import Table
+from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.views import view_for
 from apps.views.base import ViewContext
@@ -40,7 +40,7 @@ def journal_actions(path: Path) -> list[tuple[int, str]]:
         db.close()
 
 
-def assert_journal_replays(table: Table, path: Path) -> None:
+def assert_journal_replays(table: Appliance, path: Path) -> None:
     """The game is over, and the journal alone, replayed by the bare engine, gives the
     table's scores and winner, recorded with the finished game."""
     state = table.app.state
@@ -55,12 +55,12 @@ def assert_journal_replays(table: Table, path: Path) -> None:
     assert record.status == "finished" and record.scores == replay.scores()
 
 
-def snapshot(table: Table) -> str:
+def snapshot(table: Appliance) -> str:
     assert table.app.state is not None
     return json.dumps(table.app.state.to_dict(), sort_keys=True)
 
 
-def status_pixel(table: Table, seat: str) -> tuple[int, ...]:
+def status_pixel(table: Appliance, seat: str) -> tuple[int, ...]:
     layout = table.layouts["strozzi"]
     (_, index), = layout.indices(f"seat.{seat}.status")
     last = table.strip.last  # type: ignore[attr-defined]
@@ -100,7 +100,7 @@ def test_an_out_of_turn_press_flashes_that_seat_and_changes_nothing(make_table,
     assert any(f"Seat {other}: it is seat {waiting}'s turn" in s for s in make_table.said)
 
 
-def slap(table: Table, clock, bot: ButtonBot, first: str) -> None:
+def slap(table: Appliance, clock, bot: ButtonBot, first: str) -> None:
     """Every seat's select goes down at once; `first` lets go first, the others after."""
     buttons = table.buttons
     seats = table.app.players
@@ -384,7 +384,7 @@ def test_the_game_menu_offers_the_games_the_strip_can_show(tmp_path: Path) -> No
     config = demo_config("strozzi", 3, journal=tmp_path / "j.db", seed=1)
     small = replace(config, hw=replace(config.hw, strip=replace(config.hw.strip, count=500)),
                     app=replace(config.app, game=None))
-    table = Table(small, clock=ManualClock(), button_thread=False, say=lambda _t: None)
+    table = Appliance(small, clock=ManualClock(), button_thread=False, say=lambda _t: None)
     try:
         assert "strozzi" in table.app.game_names and "florence" not in table.app.game_names
         table.app.start()
@@ -394,14 +394,14 @@ def test_the_game_menu_offers_the_games_the_strip_can_show(tmp_path: Path) -> No
         table.close()
     tiny = replace(config, hw=replace(config.hw, strip=replace(config.hw.strip, count=200)))
     with pytest.raises(ConfigError, match="has 200 LEDs but the layout needs 438"):
-        Table(tiny, clock=ManualClock(), button_thread=False)
+        Appliance(tiny, clock=ManualClock(), button_thread=False)
 
 
 def test_a_solo_florence_player_never_gets_the_automas_colours(tmp_path: Path) -> None:
     """Solo Mode: Strozzi plays the Orange and Blue pieces."""
     config = demo_config("florence", 2, journal=tmp_path / "j.db", seed=1)
     said: list[str] = []
-    table = Table(config, clock=ManualClock(), button_thread=False, say=said.append)
+    table = Appliance(config, clock=ManualClock(), button_thread=False, say=said.append)
     try:
         table.app.start()
         bot = ButtonBot(table, table.clock, 1)  # type: ignore[arg-type]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from apps.cards import CardRegistry, demo_ids
-from apps.runtime import Table
+from apps.runtime import Appliance
 from apps.sim import ManualClock, demo_config
 from engine.core import CHANCE
 from firmware_bridge.config import BridgeConfig, McuConfig, ScannerConfig
@@ -30,7 +30,7 @@ FRAME_S = 0.02  # more than the pipeline's 1/60 s, so every tick may push a fram
 class Scanning:
     """A mocked table whose chance source is a scanner on an emulated board."""
 
-    def __init__(self, table: Table, clock: ManualClock, said: list[str]) -> None:
+    def __init__(self, table: Appliance, clock: ManualClock, said: list[str]) -> None:
         self.table, self.clock, self.said = table, clock, said
         self.app = table.app
         self.ids = demo_ids("strozzi")
@@ -84,7 +84,7 @@ class Scanning:
 
 @pytest.fixture
 def scanning(tmp_path: Path, mcu_emulator) -> Iterator[Callable[..., tuple[Scanning, Any]]]:
-    tables: list[Table] = []
+    tables: list[Appliance] = []
 
     def make(kind: str = "mcu") -> tuple[Scanning, Any]:
         registry = CardRegistry(tmp_path / "cards.toml")
@@ -101,7 +101,7 @@ def scanning(tmp_path: Path, mcu_emulator) -> Iterator[Callable[..., tuple[Scann
             scanner=scanner, mcu=McuConfig(DeviceSpec(path=str(link))), strip_on_mcu=True))
         clock = ManualClock()
         said: list[str] = []
-        table = Table(config, clock=clock, button_thread=False, say=said.append)
+        table = Appliance(config, clock=clock, button_thread=False, say=said.append)
         tables.append(table)
         run = Scanning(table, clock, said)
         table.app.start()

@@ -201,7 +201,7 @@ from apps import runtime
 from apps.sim import ManualClock, demo_config
 
 config = demo_config("strozzi", 3, journal=Path(sys.argv[1]), seed=1)
-table = runtime.Table(config, clock=ManualClock(), button_thread=False)
+table = runtime.Appliance(config, clock=ManualClock(), button_thread=False)
 signal.signal(signal.SIGTERM, lambda signum, frame: table.stop())
 # the main loop inside the queue's get(), holding its lock, when the signal arrives
 with getattr(table.events, "mutex", contextlib.nullcontext()):

@@ -1,0 +1,468 @@
+"""The table: one `transitions` machine from idle to game over, driven by button events.
+
+Everything here runs on the app's one thread: button events arrive through a
+queue (hw.buttons), `handle()` applies them, `tick()` renders when something
+changed or an animation is due and says how long the loop may sleep. Every
+confirmed action is committed to the journal before the lights acknowledge it.
+
+`TableApp` is the facade: it owns the machine, the seats' buttons and error lights,
+and routes each press to the part whose mode it is: the `Lobby` (idle, choosing,
+seating), the `Session` of the game in progress (setup, playing, scoring, over,
+paused), and the `Renderer` draws the frames. docs/table.md says why it is split so.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from transitions import Machine
+
+import engine
+from engine.core import CHANCE, Action, Event, IllegalAction, State
+from hw.events import InputEvent
+
+from ..cards import CardError, CardReader
+from ..chance import ChanceSource
+from ..compositor import Compositor
+from ..journal import Journal, JournalUnavailable
+from ..menu import Menu
+from ..views import View, ViewContext, has_view
+from ..views.base import Colour, ElementFrame
+from .lobby import Lobby, Seating
+from .render import PULSE_PERIOD, PULSE_STEPS, SCORING_HOLD, SCORING_STEP, Renderer
+from .session import RETRY_S, Session, Unwritten
+
+log = logging.getLogger("tavola.table")
+
+# --- the table's flow -----------------------------------------------------------------
+STATES = ["idle", "choosing", "seating", "setup", "playing", "scoring", "over", "paused"]
+TRANSITIONS: list[dict[str, Any]] = [
+    {"trigger": "wake", "source": "idle", "dest": "choosing"},
+    {"trigger": "game_chosen", "source": ["idle", "choosing"], "dest": "seating"},
+    {"trigger": "players_seated", "source": "seating", "dest": "setup"},
+    {"trigger": "setup_done", "source": "setup", "dest": "playing"},
+    {"trigger": "round_scored", "source": ["setup", "playing"], "dest": "scoring"},
+    {"trigger": "scores_shown", "source": "scoring", "dest": "playing"},
+    {"trigger": "game_ended", "source": ["playing", "scoring"], "dest": "over"},
+    {"trigger": "pause", "source": "playing", "dest": "paused"},
+    {"trigger": "resume", "source": "paused", "dest": "playing"},
+    {"trigger": "resumed", "source": "idle", "dest": "playing"},
+    {"trigger": "cancel", "source": ["choosing", "seating", "over", "paused"], "dest": "idle"},
+]
+GAME_MODES = ("setup", "playing", "scoring", "over", "paused")
+"""The modes a `Session` exists in; the lobby's are idle, choosing and seating."""
+
+ERROR_SECONDS = 0.4
+
+
+class Output(Protocol):
+    """Where composed frames go: the colour pipelines of the strips."""
+
+    def show(self, frames: Mapping[str, bytes | bytearray]) -> None: ...
+
+    def due_in(self) -> float | None: ...
+
+
+@dataclass
+class TableSeat:
+    """A seat as the table uses it: its name and whether it has one button or three
+    (hw.config.SeatConfig is the hardware's: pins, pulls, colour)."""
+
+    name: str
+    one_button: bool = False
+
+
+class TableApp:
+    """The table machine and everything between button events and frames."""
+
+    def __init__(
+        self,
+        *,
+        seats: Sequence[TableSeat],
+        journal: Journal,
+        output: Output,
+        clock: Callable[[], float] = time.monotonic,
+        chance: ChanceSource | None = None,
+        game: str | None = None,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        say: Callable[[str], None] | None = None,
+        compositors: Mapping[str, Compositor] | None = None,
+        cards: CardReader | None = None,
+        games: Sequence[str] | None = None,
+    ) -> None:
+        self.seats = {s.name: s for s in seats}
+        self.seat_order = [s.name for s in seats]
+        self.journal = journal
+        self.output = output
+        self.clock = clock
+        self.chance = chance or ChanceSource("app")
+        self.say = say or (lambda text: log.info("%s", text))
+        self._compositors = dict(compositors or {})
+        self.cards = cards
+        game_names = [g for g in (games or engine.games()) if has_view(g)]
+        if game is not None and game not in game_names:
+            raise ValueError(
+                f"no table view for game {game!r}; choose one of {', '.join(game_names)}"
+            )
+        self.machine = Machine(
+            model=self,
+            states=STATES,
+            transitions=TRANSITIONS,
+            initial="idle",
+            auto_transitions=False,
+            model_attribute="mode",
+        )
+        self.mode: str
+        self.lobby = Lobby(self, games=game_names, game=game, seed=seed, options=options or {})
+        self.session: Session | None = None  # the game in progress, in GAME_MODES only
+        self.renderer = Renderer(self)
+        self.errors: dict[str, float] = {}  # seat -> time its error flash ends
+        # tap-or-hold buttons now down, with the board version their press began at
+        self._held: dict[tuple[str, str], int] = {}
+        self.version = 0  # bumps whenever the board changes
+        self.dirty = True
+        self.acknowledged = 0
+
+    # --- the parts' shared services ----------------------------------------------
+    def fire(self, trigger: str) -> None:
+        """Move the table's machine (`trigger` is one of TRANSITIONS)."""
+        self.machine.events[trigger].trigger(self)
+
+    def changed(self) -> None:
+        """The board changed: cached frames and held presses belong to the old one."""
+        self.version += 1
+        self.dirty = True
+
+    def begin(self, session: Session) -> None:
+        """A game starts (or resumes) with `session`."""
+        self.session = session
+        self.lobby.game_name = session.game.name
+        self.renderer.reset()
+
+    def flash(self, seat: str, why: str) -> None:
+        self.errors[seat] = self.clock() + ERROR_SECONDS
+        self.say(f"Seat {seat}: {why}")
+
+    def flash_seats(self, seats: Iterable[str]) -> None:
+        until = self.clock() + ERROR_SECONDS
+        for seat in seats:
+            self.errors[seat] = until
+
+    def flash_all(self, why: str, *, seats: Sequence[str] | None = None) -> None:
+        """Every seat of the game (or `seats`, or the whole table) red, and why."""
+        self.flash_seats(seats or self.players or self.seat_order)
+        self.say(why)
+
+    def journal_refused(self, why: str, what: str, *, seats: Sequence[str] | None = None) -> None:
+        """Said at every seat (red) and in the log: the journal refused a write."""
+        log.error("%s", why)
+        self.flash_all(f"{why[:1].upper()}{why[1:]}: {what}.", seats=seats)
+
+    # --- start-up ------------------------------------------------------------------
+    def start(self) -> None:
+        """Resume the unfinished game of the journal, or wait at idle (or seating)."""
+        record = self.journal.unfinished()
+        if record is not None:
+            try:
+                self._resume(record)
+                return
+            except (KeyError, ValueError, IllegalAction) as exc:
+                self.say(f"Cannot resume game {record.id} ({exc}); it is set aside.")
+                try:
+                    self.journal.abandon(record.id)
+                except JournalUnavailable as why:  # the next game start abandons it
+                    log.error("%s", why)
+        if self.lobby.fixed_game is not None:
+            self.lobby.choose(self.lobby.fixed_game)
+
+    def _resume(self, record: Any) -> None:
+        session = Session.resumed(self, record)
+        self.begin(session)
+        self.fire("resumed")
+        self.say(f"Resumed {session.game.title} after {len(record.actions)} actions.")
+        if session.state.history:
+            # the last action again: a cut may have come between its commit and its
+            # acknowledgement, and the board shows it now
+            session.say_action(session.state.history[-1])
+        session.after_change([])
+
+    # --- input ---------------------------------------------------------------------
+    def handle(self, ev: InputEvent) -> None:
+        """One button event; every path either changes something or flashes an error."""
+        self.dirty = True
+        if self.unwritten is not None:
+            if ev.kind == "press":
+                self._refuse_unwritten(ev.seat)
+            return
+        if ev.seat == "table":
+            self._table_button(ev)
+            return
+        seat = self.seats.get(ev.seat)
+        if seat is None:
+            return
+        if ev.kind == "stuck":
+            self._held.pop((ev.seat, ev.button), None)
+            self.say(
+                f"Seat {ev.seat}: the {ev.button} button seems stuck; it is ignored until released."
+            )
+            return
+        command = self._command(seat, ev)
+        if command is None:
+            return
+        part: Lobby | Session | None = self.session if self.mode in GAME_MODES else self.lobby
+        if part is not None:
+            getattr(part, f"on_{self.mode}")(ev.seat, command)
+
+    def _command(self, seat: TableSeat, ev: InputEvent) -> str | None:
+        """Buttons -> next / previous / select / back.
+
+        A button that means one thing on a tap and another on a hold (the single button
+        of a one-button seat, the select button of a three-button seat) acts on release
+        when no long press came, so a hold never also counts as a tap. Such a press acts
+        only if it began while the seat could act, and nothing changed on the board
+        before it ended: when every seat slaps its select at once, the seat to act
+        confirms and the others' releases, arriving once the turn has moved on, do
+        nothing (they were refused, with the error light, when they went down).
+        """
+        key = (ev.seat, ev.button)
+        dual = seat.one_button or ev.button == "select"
+        if not dual:
+            if ev.kind != "press":
+                return None
+            return {"next": "next", "previous": "previous"}.get(ev.button)
+        if ev.kind == "press":
+            refusal = self.refusal(ev.seat)
+            if refusal is not None:
+                self._held.pop(key, None)
+                self.flash(ev.seat, refusal)
+            else:
+                self._held[key] = self.version
+            return None
+        began = self._held.pop(key, None) if ev.kind in ("long_press", "release") else None
+        if began is None or began != self.version:
+            return None
+        if ev.kind == "long_press":
+            return "select" if seat.one_button else "back"
+        return "next" if seat.one_button else "select"
+
+    def refusal(self, seat: str) -> str | None:
+        """Why a press at `seat` cannot act now (None: it may); said with the error light."""
+        session = self.session
+        if self.mode != "playing" or session is None or session.state.is_over():
+            return None
+        if session.state.current_player() == CHANCE and self.chance.automatic:
+            return "wait: the table is drawing."
+        waiting = session.waiting_seat()
+        if waiting is not None and seat != waiting:
+            return f"it is seat {waiting}'s turn. {session.describe()}"
+        return None
+
+    def _table_button(self, ev: InputEvent) -> None:
+        if ev.kind != "press":
+            if (
+                ev.kind == "long_press"
+                and ev.button == "menu"
+                and self.mode in ("paused", "over", "choosing", "seating")
+            ):
+                self._abandon()
+            return
+        if ev.button == "undo":
+            if self.session is not None:
+                self.session.undo()
+            else:
+                self.say("Nothing to undo.")
+        elif ev.button == "menu":
+            if self.mode == "playing":
+                self.fire("pause")
+                self.say("Paused. Menu resumes; hold menu to end the game.")
+            elif self.mode == "paused":
+                self.fire("resume")
+                self.say("Resumed.")
+            elif self.mode == "idle":
+                self.fire("wake")
+                self.lobby.announce_choice()
+            elif self.mode == "seating":
+                self.lobby.start_if_ready()
+
+    def handle_card(self, code: str, now: float) -> None:
+        """A card, tile or token the scanner read: the draw it answers is confirmed like any
+        action (journal first); anything else lights every seat red, says why, changes nothing."""
+        self.dirty = True
+        if self.unwritten is not None:
+            self._refuse_unwritten("*")
+            return
+        session = self.session
+        drawing = self.mode == "playing" or (
+            self.mode == "setup" and session is not None and session.in_setup()
+        )
+        if self.cards is None or session is None or not drawing:
+            self.flash_all(f"Card {code} read, but no draw is due now.")
+            return
+        state = session.state
+        try:
+            action = self.cards.resolve(
+                session.game.name, state, code, now, describe=session.describe
+            )
+        except CardError as exc:
+            text = str(exc)
+            self.flash_all(f"{text[:1].upper()}{text[1:]}.")
+            return
+        self.say(session.view.describe_chance(state, action))
+        session.confirm(action)
+
+    def confirm(self, action: Action) -> list[Event]:
+        """Apply, commit, then acknowledge (Session.confirm); only while a game is on."""
+        if self.session is None:
+            raise RuntimeError("no game is in progress")
+        return self.session.confirm(action)
+
+    def _refuse_unwritten(self, seat: str) -> None:
+        why = self.unwritten.why if self.unwritten is not None else ""
+        text = f"{why[:1].upper()}{why[1:]}; nothing is taken until the journal accepts it."
+        if seat in self.seats:
+            self.flash(seat, text)
+        else:
+            self.flash_all(text)
+
+    # --- between games --------------------------------------------------------------
+    def to_idle(self) -> None:
+        self.fire("cancel")
+        self.renderer.scoring = []
+        self.session = None
+        if self.lobby.fixed_game is None:
+            self.lobby.view = None
+        self.changed()
+        if self.lobby.fixed_game is not None:
+            self.lobby.choose(self.lobby.fixed_game)
+
+    def _abandon(self) -> None:
+        if self.session is not None and not self.session.abandon():
+            return
+        self.to_idle()
+
+    # --- rendering -----------------------------------------------------------------
+    def frame(self, now: float) -> ElementFrame:
+        """The whole table's element frame at `now` (board, prompts, previews, errors)."""
+        return self.renderer.frame(now)
+
+    def animating(self) -> bool:
+        """Whether frames change with time now (pulses, flashes, a scoring sequence)."""
+        return self.mode != "idle" or bool(self.errors)
+
+    def tick(self) -> float | None:
+        """Render and push if due; returns seconds until the next tick is needed (None: idle)."""
+        now = self.clock()
+        session = self.session
+        unwritten = self.unwritten
+        if session is not None and unwritten is not None and now >= unwritten.retry_at:
+            session.retry(now)
+        scoring = self.renderer.scoring
+        if self.mode == "scoring" and session is not None:
+            done = self.renderer.scoring_start + SCORING_STEP * len(scoring) + SCORING_HOLD
+            if not scoring or now >= done:
+                session.scores_done()
+        self.errors = {s: t for s, t in self.errors.items() if t > now}
+        compositor = self._compositor()
+        if compositor is not None:
+            self.output.show(compositor.compose(self.frame(now)))
+        self.dirty = False
+        due = self.output.due_in()
+        if self.unwritten is not None:
+            retry = max(0.0, self.unwritten.retry_at - now)
+            due = retry if due is None else min(due, retry)
+        if not self.animating():
+            return due
+        step = PULSE_PERIOD / PULSE_STEPS
+        wait = step - (now % step)
+        return wait if due is None else min(wait, due)
+
+    def _compositor(self) -> Compositor | None:
+        key = self.game_name or "lobby"
+        return self._compositors.get(key) or self._compositors.get("lobby")
+
+    # --- what the runtime, the simulator, benchmarks and tests read ------------------
+    @property
+    def game_name(self) -> str | None:
+        """The game in progress, else the game chosen last (None before any)."""
+        return self.session.game.name if self.session is not None else self.lobby.game_name
+
+    @property
+    def game_names(self) -> list[str]:
+        return self.lobby.game_names
+
+    @property
+    def choice(self) -> int:
+        return self.lobby.choice
+
+    @property
+    def seating(self) -> Seating:
+        return self.lobby.seating
+
+    @property
+    def fixed_game(self) -> str | None:
+        return self.lobby.fixed_game
+
+    @property
+    def state(self) -> State | None:
+        return self.session.state if self.session is not None else None
+
+    @property
+    def view(self) -> View | None:
+        return self.session.view if self.session is not None else self.lobby.view
+
+    @property
+    def game_id(self) -> int:
+        return self.session.game_id if self.session is not None else 0
+
+    @property
+    def players(self) -> list[str]:
+        """Seat name per player index of the game in progress (empty between games)."""
+        return self.session.players if self.session is not None else []
+
+    @property
+    def colours(self) -> list[Colour]:
+        return self.session.colours if self.session is not None else []
+
+    @property
+    def ctx(self) -> ViewContext | None:
+        return self.session.ctx if self.session is not None else None
+
+    @property
+    def menus(self) -> dict[str, Menu]:
+        return self.session.menus if self.session is not None else {}
+
+    @property
+    def unwritten(self) -> Unwritten | None:
+        return self.session.unwritten if self.session is not None else None
+
+    @property
+    def scoring(self) -> list[ElementFrame]:
+        return self.renderer.scoring
+
+    @property
+    def scoring_start(self) -> float:
+        return self.renderer.scoring_start
+
+    def _waiting_seat(self) -> str | None:
+        return self.session.waiting_seat() if self.session is not None else None
+
+    def _in_setup(self) -> bool:
+        return self.session is not None and self.session.in_setup()
+
+    def _menu_for(self, seat: str) -> Menu:
+        if self.session is None:
+            raise RuntimeError("no game is in progress")
+        return self.session.menu_for(seat)
+
+    def _candidate_preview(self, menu: Menu, now: float) -> ElementFrame:
+        if self.session is None:
+            return {}
+        return self.renderer.candidate_preview(self.session, menu, now)
+
+
+__all__ = ["GAME_MODES", "RETRY_S", "STATES", "TRANSITIONS", "Output", "TableApp", "TableSeat"]

@@ -1,0 +1,170 @@
+"""The table before a game: idle, choosing a game, seating the players.
+
+The lobby holds what exists between games (the games on offer, the menu's cursor, who
+has joined) and, once enough players have joined, starts the game: it writes the game
+to the journal and hands the table a `Session`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import engine
+
+from ..journal import JournalUnavailable
+from ..views import View, view_for
+from ..views.base import Colour
+from .session import Session
+
+if TYPE_CHECKING:
+    from .app import TableApp
+
+
+@dataclass
+class Seating:
+    """Who joined, in joining order, with their colours."""
+
+    joined: list[str] = field(default_factory=list)
+
+
+class Lobby:
+    """Idle, choosing and seating: the presses of those modes, and the start of a game."""
+
+    def __init__(
+        self,
+        table: TableApp,
+        *,
+        games: Sequence[str],
+        game: str | None,
+        seed: int | None,
+        options: Mapping[str, Any],
+    ) -> None:
+        self.table = table
+        self.game_names = list(games)
+        self.fixed_game = game
+        self.seed = seed
+        self.options = dict(options)
+        self.game_name: str | None = game  # the game chosen last (its compositor stays)
+        self.view: View | None = None  # the chosen game's view, for its seat colours
+        self.choice = 0  # game menu cursor while choosing
+        self.seating = Seating()
+
+    def announce_choice(self) -> None:
+        title = engine.get(self.game_names[self.choice]).title
+        self.table.say(f"Choose a game: {title} (next/previous, select to choose).")
+
+    def on_idle(self, seat: str, command: str) -> None:
+        if command == "select":
+            if self.fixed_game is not None:
+                self.choose(self.fixed_game)
+            else:
+                self.table.fire("wake")
+                self.announce_choice()
+
+    def on_choosing(self, seat: str, command: str) -> None:
+        if command in ("next", "previous"):
+            step = 1 if command == "next" else -1
+            self.choice = (self.choice + step) % len(self.game_names)
+            self.announce_choice()
+        elif command == "select":
+            self.choose(self.game_names[self.choice])
+        elif command == "back":
+            self.table.fire("cancel")
+
+    def choose(self, name: str) -> None:
+        self.game_name = name
+        self.view = view_for(name)
+        self.seating = Seating()
+        self.table.fire("game_chosen")
+        game = engine.get(name)
+        self.table.say(
+            f"{game.title}: each player presses select at their seat "
+            f"({game.min_players}-{game.max_players}); then menu (or hold select) starts."
+        )
+
+    def on_seating(self, seat: str, command: str) -> None:
+        game = engine.get(self.game_name or "")
+        joined = self.seating.joined
+        if command == "select":
+            if seat in joined:
+                joined.remove(seat)
+                self.table.say(f"Seat {seat} left.")
+            elif len(joined) >= game.max_players:
+                self.table.flash(seat, f"{game.title} is for at most {game.max_players} players.")
+            else:
+                joined.append(seat)
+                self.table.say(f"Seat {seat} joined as {self.palette()[len(joined) - 1][0]}.")
+                if len(joined) == game.max_players:
+                    self.start_if_ready()
+        elif command == "back":
+            if seat in joined:
+                self.start_if_ready()
+            else:
+                self.table.flash(seat, "Press select to join first.")
+
+    def palette(self) -> Sequence[tuple[str, Colour]]:
+        return self.view.palette if self.view is not None else ()
+
+    def start_if_ready(self) -> None:
+        """Start the chosen game with the joined players, or say why it cannot start."""
+        table = self.table
+        game = engine.get(self.game_name or "")
+        joined = self.seating.joined
+        if len(joined) < game.min_players:
+            table.say(
+                f"{game.title} needs at least {game.min_players} players ({len(joined)} joined)."
+            )
+            table.flash_seats(table.seat_order)
+            return
+        view = self.view if self.view is not None else view_for(game.name)
+        palette = view.palette_for(len(joined))
+        colour_of = {seat: palette[i][1] for i, seat in enumerate(joined)}
+        # players sit clockwise in seat order, starting with whoever joined first
+        order = [s for s in table.seat_order if s in joined]
+        first = order.index(joined[0])
+        players = order[first:] + order[:first]
+        colours = [colour_of[s] for s in players]
+        seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
+        # [app.options] may name options of several games: each game gets its own
+        declared = {o.name for o in game.options}
+        options = {k: v for k, v in self.options.items() if k in declared}
+        try:
+            state = game.new_state(len(players), seed=seed, options=options)
+        except ValueError as exc:  # checked at start-up; a combination can still be refused
+            table.flash_all(f"{game.title} cannot start: {exc}", seats=players)
+            return
+        try:
+            game_id = table.journal.start_game(
+                game.name,
+                state.players,
+                seed,
+                dict(state.options),
+                [{"seat": s, "colour": list(c)} for s, c in zip(players, colours, strict=True)],
+                state.data.digest,
+            )
+        except JournalUnavailable as exc:
+            table.journal_refused(
+                str(exc), "the game does not start; press again to retry", seats=players
+            )
+            return
+        session = Session(
+            table,
+            game=game,
+            view=view,
+            state=state,
+            game_id=game_id,
+            players=players,
+            colours=colours,
+        )
+        table.begin(session)
+        table.fire("players_seated")
+        names = {c: n for n, c in palette}
+        seated = ", ".join(f"{s} {names[colour_of[s]]}" for s in players)
+        table.say(
+            f"{game.title} for {state.players}: seats {seated}. "
+            f"Set up the board as the lights show."
+        )
+        session.after_change([])
