@@ -204,6 +204,7 @@ def _highlight(obs: FlorenceObservation, loc: int, spaces: Sequence[int], frame:
 class FlorenceView(View):
     game = "florence"
     layout_name = "florence.toml"
+    observes_only = True
     palette = (
         ("blue", (0, 60, 255)),
         ("orange", (255, 90, 0)),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.core import Event, Rule, in_phases, seat_name
+from engine.core import Event, Rule, in_phases
 
 from .flow import FLOW
 from .setup import place_forced
@@ -127,7 +127,7 @@ class ScoreSchemeCards(Rule["FlorenceState"]):
         events.append(ev("scheme_revealed", player=seat, scheme=arg))
 
     def prompt(self, state: FlorenceState) -> str:
-        return f"Reveal {seat_name(self.next_seat(state))}'s scheme card."
+        return f"Reveal {state.name(self.next_seat(state))}'s scheme card."
 
     def advance(self, state: FlorenceState, events: list[Event]) -> bool:
         """True when a card is to be revealed or the game is over."""
