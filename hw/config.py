@@ -145,7 +145,7 @@ class StripConfig:
     invert: bool = False
     spi_bus: int = 0
     spi_device: int = 0
-    spi_hz: int = 2_400_000
+    spi_hz: int = 3_200_000
     port: str | None = None
     baud: int = 115_200
     width: int = 60
@@ -284,7 +284,9 @@ STRIP = Variants(
                         Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
                         Key("invert", Bool(), False)),
         "spi": Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
-                     Key("spi_hz", Int(lo=1), 2_400_000)),
+                     Key("spi_hz", Int(lo=1), 3_200_000,
+                         "3200000 or 6400000 survive the idle clock SPI inserts between "
+                         "bytes")),
         "adalight": Table(Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
                           Key("baud", Int(lo=1200, hi=4_000_000), 115_200)),
         "mcu": Table(),  # the device is the [mcu] table's (firmware_bridge.config)
