@@ -148,6 +148,10 @@ class StripConfig:
     spi_hz: int = 3_200_000
     port: str | None = None
     baud: int = 115_200
+    #: adalight: wait this long after opening for the board's `Ada` greeting (0: do not)
+    greeting_s: float = 0.0
+    #: send the current frame again this often, for devices that forget it (None: never)
+    keepalive_s: float | None = None
     width: int = 60
     #: name -> (start, stop) LED index range, stop exclusive
     segments: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -287,8 +291,14 @@ STRIP = Variants(
                      Key("spi_hz", Int(lo=1), 3_200_000,
                          "3200000 or 6400000 survive the idle clock SPI inserts between "
                          "bytes")),
-        "adalight": Table(Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
-                          Key("baud", Int(lo=1200, hi=4_000_000), 115_200)),
+        "adalight": Table(
+            Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
+            Key("baud", Int(lo=1200, hi=4_000_000), 115_200),
+            Key("greeting_s", Number(lo=0, hi=30), 3.0,
+                "wait this long for an Arduino's 'Ada' after it resets on open; 0 for WLED"),
+            Key("keepalive_s", Number(lo=0, hi=60), 1.0,
+                "send the frame again this often (WLED drops realtime after 2.5 s); 0: never"),
+        ),
         "mcu": Table(),  # the device is the [mcu] table's (firmware_bridge.config)
         "mock": Table(),
         "terminal": Table(Key("width", Int(lo=1, hi=1000), 60)),
@@ -384,7 +394,8 @@ def _strip(t: Section) -> StripConfig:
             raise t.err("order", "the spi backend drives 3-channel WS2812 strips only")
         kw = dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
     elif backend == "adalight":
-        kw = dict(port=t["port"], baud=t["baud"])
+        kw = dict(port=t["port"], baud=t["baud"], greeting_s=t["greeting_s"],
+                  keepalive_s=t["keepalive_s"] or None)
         if len(order) == 4:
             raise t.err("order", "Adalight carries RGB only; set the device's own order")
     elif backend == "mcu" and len(order) == 4:

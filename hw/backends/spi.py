@@ -153,7 +153,10 @@ class SpiStrip(ByteStrip):
         self._spi.mode = 0
 
     def _send(self, data: bytes) -> None:
-        self._spi.writebytes2(self.encoder.encode(data))
+        try:
+            self._spi.writebytes2(self.encoder.encode(data))
+        except OSError as e:  # e.g. a DMA transfer that timed out (seen on Pi 5 kernels)
+            raise StripError(f"SPI write failed: {e}") from None
 
     def close(self) -> None:
         try:
