@@ -36,7 +36,7 @@ Example (see docs/wiring.md for the wiring behind it)::
 
     [pipeline]
     brightness = 0.6
-    budget_ma = 4000
+    budget_ma = 3000
 """
 
 from __future__ import annotations
