@@ -90,6 +90,9 @@ BACKENDS = ("ws281x", "spi", "adalight", "mcu", "mock", "terminal")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
 #: rpi_ws281x output pins: PWM0 (12, 18), PWM1 (13, 19), PCM (21), SPI MOSI (10).
 WS281X_PINS = {12: "PWM0", 18: "PWM0", 13: "PWM1", 19: "PWM1", 21: "PCM", 10: "SPI"}
+#: Pins with a pull-up resistor on the board itself (I2C1's 1.8 kΩ to 3.3 V): gpiozero
+#: refuses to float them or pull them down (PinFixedPull), so only pull_up = true works.
+FIXED_PULL_UP = {2: "SDA", 3: "SCL"}
 #: SPI bus -> the pins its overlay takes over (CE1, CE0, MISO, MOSI, SCLK for SPI0).
 SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
 _ORDERS = {
@@ -466,3 +469,9 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
         for b in seat.buttons:
             key = (*base, b.button)
             claim(b.pin, key, ".".join(key))
+            if b.pin in FIXED_PULL_UP and b.pull_up is not True:
+                how = "pulled down" if b.pull_up is False else "left floating"
+                raise src.error(key, (
+                    f"GPIO{b.pin} ({FIXED_PULL_UP[b.pin]}) has a fixed 1.8 kΩ pull-up on the "
+                    f"board and cannot be {how} (gpiozero refuses it); set pull_up = true in "
+                    f"[{'.'.join(base)}] and add no external resistor, or move the button"))
