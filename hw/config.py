@@ -36,7 +36,7 @@ Example (see docs/wiring.md for the wiring behind it)::
 
     [pipeline]
     brightness = 0.6
-    budget_ma = 4000
+    budget_ma = 3000
 """
 
 from __future__ import annotations
@@ -90,6 +90,9 @@ BACKENDS = ("ws281x", "spi", "adalight", "mcu", "mock", "terminal")
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
 #: rpi_ws281x output pins: PWM0 (12, 18), PWM1 (13, 19), PCM (21), SPI MOSI (10).
 WS281X_PINS = {12: "PWM0", 18: "PWM0", 13: "PWM1", 19: "PWM1", 21: "PCM", 10: "SPI"}
+#: Pins with a pull-up resistor on the board itself (I2C1's 1.8 kΩ to 3.3 V): gpiozero
+#: refuses to float them or pull them down (PinFixedPull), so only pull_up = true works.
+FIXED_PULL_UP = {2: "SDA", 3: "SCL"}
 #: SPI bus -> the pins its overlay takes over (CE1, CE0, MISO, MOSI, SCLK for SPI0).
 SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
 _ORDERS = {
@@ -145,9 +148,13 @@ class StripConfig:
     invert: bool = False
     spi_bus: int = 0
     spi_device: int = 0
-    spi_hz: int = 2_400_000
+    spi_hz: int = 3_200_000
     port: str | None = None
     baud: int = 115_200
+    #: adalight: wait this long after opening for the board's `Ada` greeting (0: do not)
+    greeting_s: float = 0.0
+    #: send the current frame again this often, for devices that forget it (None: never)
+    keepalive_s: float | None = None
     width: int = 60
     #: name -> (start, stop) LED index range, stop exclusive
     segments: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -284,9 +291,17 @@ STRIP = Variants(
                         Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
                         Key("invert", Bool(), False)),
         "spi": Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
-                     Key("spi_hz", Int(lo=1), 2_400_000)),
-        "adalight": Table(Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
-                          Key("baud", Int(lo=1200, hi=4_000_000), 115_200)),
+                     Key("spi_hz", Int(lo=1), 3_200_000,
+                         "3200000 or 6400000 survive the idle clock SPI inserts between "
+                         "bytes")),
+        "adalight": Table(
+            Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
+            Key("baud", Int(lo=1200, hi=4_000_000), 115_200),
+            Key("greeting_s", Number(lo=0, hi=30), 3.0,
+                "wait this long for an Arduino's 'Ada' after it resets on open; 0 for WLED"),
+            Key("keepalive_s", Number(lo=0, hi=60), 1.0,
+                "send the frame again this often (WLED drops realtime after 2.5 s); 0: never"),
+        ),
         "mcu": Table(),  # the device is the [mcu] table's (firmware_bridge.config)
         "mock": Table(),
         "terminal": Table(Key("width", Int(lo=1, hi=1000), 60)),
@@ -382,7 +397,8 @@ def _strip(t: Section) -> StripConfig:
             raise t.err("order", "the spi backend drives 3-channel WS2812 strips only")
         kw = dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
     elif backend == "adalight":
-        kw = dict(port=t["port"], baud=t["baud"])
+        kw = dict(port=t["port"], baud=t["baud"], greeting_s=t["greeting_s"],
+                  keepalive_s=t["keepalive_s"] or None)
         if len(order) == 4:
             raise t.err("order", "Adalight carries RGB only; set the device's own order")
     elif backend == "mcu" and len(order) == 4:
@@ -453,3 +469,9 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
         for b in seat.buttons:
             key = (*base, b.button)
             claim(b.pin, key, ".".join(key))
+            if b.pin in FIXED_PULL_UP and b.pull_up is not True:
+                how = "pulled down" if b.pull_up is False else "left floating"
+                raise src.error(key, (
+                    f"GPIO{b.pin} ({FIXED_PULL_UP[b.pin]}) has a fixed 1.8 kΩ pull-up on the "
+                    f"board and cannot be {how} (gpiozero refuses it); set pull_up = true in "
+                    f"[{'.'.join(base)}] and add no external resistor, or move the button"))

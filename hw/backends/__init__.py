@@ -29,7 +29,9 @@ def open_strip(config: StripConfig, **overrides: Any) -> Strip:
         from hw.backends.adalight import AdalightStrip
 
         assert config.port is not None
-        return AdalightStrip(config.count, port=config.port, baud=config.baud, **overrides)
+        return AdalightStrip(config.count, port=config.port, baud=config.baud,
+                             greeting_s=config.greeting_s, keepalive_s=config.keepalive_s,
+                             **overrides)
     if b == "spi":
         from hw.backends.spi import SpiStrip
 

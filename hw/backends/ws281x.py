@@ -77,7 +77,21 @@ class Ws281xStrip(ByteStrip):
         set_pixel = self._strip.setPixelColor
         for i, c in enumerate(colours):
             set_pixel(i, c)
-        self._strip.show()
+        try:
+            self._strip.show()
+        except RuntimeError as e:  # "ws2811_render failed with code ..."
+            raise StripError(f"rpi_ws281x could not show a frame: {e}") from None
+
+    def close(self) -> None:
+        """LEDs off, then the library's DMA and PWM freed (ws2811_fini), so that the strip
+        can be opened again in this process (hw.recovery reopens it after a failed render)."""
+        try:
+            super().close()
+        finally:
+            cleanup = getattr(self._strip, "_cleanup", None)
+            if cleanup is not None:
+                atexit.unregister(cleanup)
+                cleanup()
 
 
 def begin_failed(error: str, mode: str, model: str) -> str:
