@@ -1,6 +1,6 @@
 """The table and its LED strip when the strip misbehaves as real ones do: WLED leaving its
 realtime mode, an Arduino resetting as its port opens, a cable pulled mid-game, an SPI
-transfer that times out. Through `apps.runtime.Table`, with the peers of tests/hw/peers.py
+transfer that times out. Through `apps.runtime.Appliance`, with the peers of tests/hw/peers.py
 on real ptys; what is asserted is what a person sees: the words said and the LEDs lit."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from apps.runtime import Table, parse_text
+from apps.runtime import Appliance, parse_text
 from apps.sim import ManualClock, demo_config_text
 from tests.hw.peers import ArduinoPeer, WledPeer
 
@@ -35,7 +35,7 @@ class Run:
     def __init__(self, cfg: Any) -> None:
         self.said: list[str] = []
         self.clock = ManualClock()
-        self.table = Table(cfg, clock=self.clock, button_thread=False, say=self.said.append)
+        self.table = Appliance(cfg, clock=self.clock, button_thread=False, say=self.said.append)
         self.table.app.start()
         self.table.app.tick()
 
