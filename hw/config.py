@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hw.backends import MODULES, backend, backends
+from hw.pins import SPI_PINS, gpio
 from hw.schema import (
     Bool,
     Choice,
@@ -55,9 +57,7 @@ from hw.schema import (
     Number,
     Section,
     Table,
-    Text,
     Variants,
-    kind_of,
 )
 from hw.tomlsource import ConfigError, TomlSource
 from hw.tomlsource import Key as KeyPath
@@ -79,22 +79,17 @@ __all__ = [
 
 RGB = tuple[int, int, int]
 
-BCM_PINS = range(0, 28)
 BUTTONS_BY_KIND: dict[str, tuple[str, ...]] = {
     "three": ("previous", "select", "next"),
     "one": ("button",),
 }
 TABLE_BUTTONS = ("undo", "menu")
 TABLE_SEAT = "table"
-BACKENDS = ("ws281x", "spi", "adalight", "mcu", "mock", "terminal")
+BACKENDS = tuple(MODULES)
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
-#: rpi_ws281x output pins: PWM0 (12, 18), PWM1 (13, 19), PCM (21), SPI MOSI (10).
-WS281X_PINS = {12: "PWM0", 18: "PWM0", 13: "PWM1", 19: "PWM1", 21: "PCM", 10: "SPI"}
 #: Pins with a pull-up resistor on the board itself (I2C1's 1.8 kΩ to 3.3 V): gpiozero
 #: refuses to float them or pull them down (PinFixedPull), so only pull_up = true works.
 FIXED_PULL_UP = {2: "SDA", 3: "SCL"}
-#: SPI bus -> the pins its overlay takes over (CE1, CE0, MISO, MOSI, SCLK for SPI0).
-SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
 _ORDERS = {
     *("".join(p) for p in ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
     *("".join(p) + "W" for p in ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
@@ -220,22 +215,6 @@ def parse_config_text(text: str, *, source: str = "<config>") -> HwConfig:
 
 
 # --- the schema of hw's tables ------------------------------------------------------------
-def _gpio(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"must be a BCM GPIO number, got {kind_of(value)} {value!r}")
-    if value not in BCM_PINS:
-        raise ValueError(f"GPIO{value} does not exist: use a BCM number 0-27")
-    return value
-
-
-def _ws281x_pin(value: Any) -> int:
-    pin = _gpio(value)
-    if pin not in WS281X_PINS:
-        raise ValueError(f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), 13 or 19 "
-                         "(PWM1), 21 (PCM) or 10 (SPI)")
-    return pin
-
-
 def _order(value: Any) -> str:
     if not isinstance(value, str) or value not in _ORDERS:
         raise ValueError(f"{value!r} is not a colour order like 'GRB', 'RGB' or 'GRBW'")
@@ -252,7 +231,7 @@ def _span_of(value: Any) -> tuple[int, int]:
     return first, last
 
 
-GPIO = Custom("a BCM GPIO number 0-27", _gpio)
+GPIO = Custom("a BCM GPIO number 0-27", gpio)
 COLOUR = Custom("'#rrggbb' or [r, g, b]", parse_colour)
 _PULL = (
     Key("pull_up", Bool(), None, "true: the Pi's pull-up (pressed = low); false: pull-down"),
@@ -285,27 +264,7 @@ STRIP = Variants(
     common=(Key("count", Int(lo=1, hi=10_000), help="how many LEDs"),
             Key("order", Custom("a colour order like 'GRB'", _order), None),
             Key("segments", SEGMENTS, {})),
-    by={
-        "ws281x": Table(Key("pin", Custom("18, 12, 13, 19, 21 or 10", _ws281x_pin), 18),
-                        Key("dma", Int(lo=0, hi=14), 10), Key("channel", Int(lo=0, hi=1), None),
-                        Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
-                        Key("invert", Bool(), False)),
-        "spi": Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
-                     Key("spi_hz", Int(lo=1), 3_200_000,
-                         "3200000 or 6400000 survive the idle clock SPI inserts between "
-                         "bytes")),
-        "adalight": Table(
-            Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
-            Key("baud", Int(lo=1200, hi=4_000_000), 115_200),
-            Key("greeting_s", Number(lo=0, hi=30), 3.0,
-                "wait this long for an Arduino's 'Ada' after it resets on open; 0 for WLED"),
-            Key("keepalive_s", Number(lo=0, hi=60), 1.0,
-                "send the frame again this often (WLED drops realtime after 2.5 s); 0: never"),
-        ),
-        "mcu": Table(),  # the device is the [mcu] table's (firmware_bridge.config)
-        "mock": Table(),
-        "terminal": Table(Key("width", Int(lo=1, hi=1000), 60)),
-    },
+    by={name: b.keys for name, b in backends().items()},
 )
 PIPELINE = Table(
     Key("brightness", Number(lo=0, hi=1), 1.0),
@@ -373,40 +332,14 @@ def _seat(t: Section, name: str, default_pull: tuple[bool | None, bool | None]) 
 
 
 def _strip(t: Section) -> StripConfig:
-    backend, count = t["backend"], t["count"]
-    order = t["order"] or ("GRB" if backend in ("ws281x", "spi", "mcu") else "RGB")
-    kw: dict[str, Any] = {}
-    if backend == "ws281x":
-        pin = t["pin"]
-        if t["dma"] == 5:
-            raise t.err("dma", "DMA 5 is used by the SD card on current kernels and writing "
-                        "to it can corrupt the card; use dma = 10")
-        channel = 1 if WS281X_PINS[pin] == "PWM1" else 0
-        if t["channel"] is not None and t["channel"] != channel:
-            raise t.err("channel", f"GPIO{pin} is on channel {channel}")
-        kw = dict(pin=pin, dma=t["dma"], channel=channel, freq_hz=t["freq_hz"],
-                  invert=t["invert"])
-    elif backend == "spi":
-        from hw.backends.spi import spi_timing
-
-        try:
-            spi_timing(t["spi_hz"])
-        except ValueError as e:
-            raise t.err("spi_hz", str(e)) from None
-        if len(order) == 4:
-            raise t.err("order", "the spi backend drives 3-channel WS2812 strips only")
-        kw = dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
-    elif backend == "adalight":
-        kw = dict(port=t["port"], baud=t["baud"], greeting_s=t["greeting_s"],
-                  keepalive_s=t["keepalive_s"] or None)
-        if len(order) == 4:
-            raise t.err("order", "Adalight carries RGB only; set the device's own order")
-    elif backend == "mcu" and len(order) == 4:
-        raise t.err("order", "the table microcontroller drives 3-channel WS2812 strips only")
-    elif backend == "terminal":
-        kw = dict(width=t["width"])
+    b = backend(t["backend"])
+    count = t["count"]
+    order = t["order"] or b.default_order
+    if len(order) not in b.channels:
+        raise t.err("order", b.channels_help)
+    kw = b.settings(t, b.keys)
     segments = _segments(t["segments"], count)
-    return StripConfig(backend=backend, count=count, order=order, segments=segments, **kw)
+    return StripConfig(backend=b.name, count=count, order=order, segments=segments, **kw)
 
 
 def _segments(t: Section, count: int) -> dict[str, tuple[int, int]]:

@@ -24,9 +24,14 @@ from __future__ import annotations
 
 import errno
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from hw.backends import Backend
+from hw.schema import Int, Key, Number, Section, Table, Text
 from hw.strip import ByteStrip, StripError
+
+if TYPE_CHECKING:
+    from hw.config import StripConfig
 
 GREETING = b"Ada"
 #: errnos that mean "not plugged in (yet)", not "set up wrong"
@@ -107,3 +112,30 @@ class AdalightStrip(ByteStrip):
             self._serial.flush()
         finally:
             self._serial.close()
+
+
+# --- the backend as the config file sees it ------------------------------------------------
+def _settings(t: Section, keys: Table) -> dict[str, Any]:
+    return dict(port=t["port"], baud=t["baud"], greeting_s=t["greeting_s"],
+                keepalive_s=t["keepalive_s"] or None)
+
+
+def _open(config: StripConfig, **overrides: Any) -> AdalightStrip:
+    assert config.port is not None  # a required key
+    return AdalightStrip(config.count, port=config.port, baud=config.baud,
+                         greeting_s=config.greeting_s, keepalive_s=config.keepalive_s,
+                         **overrides)
+
+
+BACKEND = Backend(
+    "adalight",
+    Table(
+        Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
+        Key("baud", Int(lo=1200, hi=4_000_000), 115_200),
+        Key("greeting_s", Number(lo=0, hi=30), 3.0,
+            "wait this long for an Arduino's 'Ada' after it resets on open; 0 for WLED"),
+        Key("keepalive_s", Number(lo=0, hi=60), 1.0,
+            "send the frame again this often (WLED drops realtime after 2.5 s); 0: never"),
+    ),
+    channels=(3,), channels_help="Adalight carries RGB only; set the device's own order",
+    settings=_settings, open=_open)

@@ -25,8 +25,14 @@ import logging
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from hw.backends import Backend
+from hw.schema import Int, Key, Section, Table
 from hw.strip import ByteStrip, StripError
+
+if TYPE_CHECKING:
+    from hw.config import StripConfig
 
 #: WS2812B datasheet timings in seconds: (nominal, tolerance).
 T0H = (0.40e-6, 0.15e-6)
@@ -170,3 +176,27 @@ def _read_int(path: str | Path) -> int | None:
         return int(Path(path).read_text().strip())
     except (OSError, ValueError):
         return None
+
+
+# --- the backend as the config file sees it ------------------------------------------------
+def _settings(t: Section, keys: Table) -> dict[str, Any]:
+    try:
+        spi_timing(t["spi_hz"])
+    except ValueError as e:
+        raise t.err("spi_hz", str(e)) from None
+    return dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
+
+
+def _open(config: StripConfig, **overrides: Any) -> SpiStrip:
+    return SpiStrip(config.count, order=config.order, bus=config.spi_bus,
+                    device=config.spi_device, hz=config.spi_hz, **overrides)
+
+
+BACKEND = Backend(
+    "spi",
+    Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
+          Key("spi_hz", Int(lo=1), DEFAULT_HZ,
+              "3200000 or 6400000 survive the idle clock SPI inserts between bytes")),
+    default_order="GRB", channels=(3,),
+    channels_help="the spi backend drives 3-channel WS2812 strips only",
+    settings=_settings, open=_open)
