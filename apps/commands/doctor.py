@@ -171,10 +171,7 @@ class Doctor:
         finally:
             if self.mcu is not None:
                 self.mcu.close()
-            if self.buttons is not None:
-                self.buttons.close()
-            if factory is not None:
-                factory.close()
+            self.release(factory)
         if self.failures:
             verdict = f"{self.failures} problem(s), see above"
         elif self.unverified:
@@ -183,6 +180,18 @@ class Doctor:
             verdict = "all good"
         self.say(f"result:       {verdict}")
         return 1 if self.failures else NOT_VERIFIED if self.unverified else 0
+
+    def release(self, factory: Any) -> None:
+        """Free the pins; a pin driver that fails at this point (lgpio's 'GPIO busy' when it
+        re-claims a line it watched) must not end the report in a traceback: the kernel frees
+        every line when this process exits anyway."""
+        try:
+            if self.buttons is not None:
+                self.buttons.close()
+            if factory is not None:
+                factory.close()
+        except Exception as e:  # any driver's error: the report is what matters
+            self.say(f"pins:         releasing them failed ({e}); they are freed on exit")
 
     @staticmethod
     def auto(buttons: Buttons | None) -> bool:

@@ -295,3 +295,19 @@ def test_without_buttons_a_real_strip_is_not_verified(tmp_path: Path) -> None:
                 segment_seconds=0, model_path=tmp_path / "none").run()
     assert "whole strip  NOT VERIFIED: no button to confirm with" in out.getvalue()
     assert rc == 3
+
+
+def test_a_pin_driver_failing_at_release_ends_in_a_note_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mock_factory: MockFactory) -> None:
+    """lgpio can raise 'GPIO busy' when gpiozero re-claims a watched line at close."""
+    real = Buttons.close
+
+    def close(self: Buttons) -> None:
+        real(self)
+        raise RuntimeError("'GPIO busy'")
+
+    monkeypatch.setattr(Buttons, "close", close)
+    rc, out = run(SMALL, tmp_path)
+    assert "pins:         releasing them failed ('GPIO busy'); they are freed on exit" in out
+    assert out.splitlines()[-1] == "result:       all good"
+    assert rc == 0
