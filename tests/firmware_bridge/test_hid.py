@@ -312,3 +312,10 @@ def test_config_kind_hid_defaults_to_the_udev_name_and_us() -> None:
 def test_config_mistakes_name_the_key(text: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says):
         _bridge("[scanner]\n" + text + "\n")
+
+
+def test_the_config_offers_exactly_the_layouts_the_decoder_has() -> None:
+    from firmware_bridge.config import HID_LAYOUTS
+    from firmware_bridge.hid import LAYOUTS
+
+    assert tuple(LAYOUTS) == HID_LAYOUTS
