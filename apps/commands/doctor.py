@@ -434,8 +434,8 @@ class Doctor:
                 lines.append(f"  {_who(x)} {x.button} (GPIO{x.pin}): pressing it answered as "
                              f"{_who(y)} {y.button} (GPIO{y.pin}): fix: its wire goes to "
                              f"GPIO{y.pin}; move it to GPIO{x.pin}")
-        for k, v in answers.items():
-            if v is None:
+        for k, answer in answers.items():
+            if answer is None:
                 x = specs[k]
                 lines.append(f"  {_who(x)} {x.button} GPIO{x.pin}: NO RESPONSE: fix: check the "
                              f"switch and its wires to GPIO{x.pin} and to GND")
