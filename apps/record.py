@@ -60,7 +60,7 @@ def result_lines(state: State, names: SeatNamer) -> list[str]:
     lines = [f"Game over. {state.result(names)}" if state.is_over()
              else f"Not finished: {state.describe(names)}"]
     label = functools.partial(state.label, names=names)
-    lines += breakdown(state).lines(label, range(len(state.standings())))
+    lines += breakdown(state).lines(label, state.standings())
     return lines
 
 

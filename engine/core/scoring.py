@@ -17,7 +17,7 @@ score was shared, the rulebook's tie-break that decided it (`State.tiebreak`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -49,13 +49,17 @@ class Breakdown:
     def total(self, player: int) -> int:
         return sum(self.points.get(player, {}).values())
 
-    def lines(self, names: SeatNamer, seats: range) -> list[str]:
-        """One line per seat: 'seat 1: ships 30, markers 45, bonus 10 = 85'."""
+    def lines(self, names: SeatNamer, standings: Sequence[tuple[int, int]]) -> list[str]:
+        """One line per seat of `standings` (seat, score): 'seat 1: ships 30, markers 45,
+        bonus spaces 10 = 85'. Points no step explains (a game that says none of its
+        scoring) show as 'other', so a line always adds up to the score."""
         out = []
-        for p in seats:
+        for p, score in standings:
             mine = self.points.get(p, {})
-            parts = ", ".join(f"{k} {mine[k]}" for k in self.kinds if mine.get(k))
-            out.append(f"{names(p)}: {parts or 'nothing'} = {self.total(p)}")
+            parts = [f"{k} {mine[k]}" for k in self.kinds if mine.get(k)]
+            if score != self.total(p):
+                parts.append(f"other {score - self.total(p)}")
+            out.append(f"{names(p)}: {', '.join(parts) or 'nothing'} = {score}")
         return out
 
 
