@@ -3,6 +3,8 @@ the scores, and the result names the tie-break that decided it (engine.core.scor
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 import engine
@@ -124,3 +126,22 @@ def test_florence_steps_name_the_queue_the_brag_and_the_final_scoring() -> None:
     sentences = [s.sentence for _, ev in replayed(state) for s in state.score_steps(ev)]
     assert any("VP for remaining time" in s for s in sentences)
     assert any("Prime Position at location" in s for s in sentences)
+
+
+def test_strozzi_a_progress_tie_is_said_as_decided_by_florence() -> None:
+    """'In case of a tie, the player with the marker in the better position in the city
+    of Florence is considered the winner of that tie.' (progress tokens)"""
+    found = 0
+    for seed in range(12):
+        state = played("strozzi", 5, seed)
+        florence = state.observe().tracks[-1].order
+        last = [ev for _, ev in replayed(state)][-1]
+        awards = [e for e in last if e.kind == "award" and e["reason"] == "progress"]
+        steps = {(s.player, s.sentence) for s in state.score_steps(last)}
+        for a, b in itertools.pairwise(awards):
+            if a["category"] == b["category"] and a["value"] == b["value"]:
+                found += 1
+                assert florence.index(a["player"]) < florence.index(b["player"])
+                assert any(p == a["player"] and "a tie decided by the better marker in "
+                           "Florence" in s for p, s in steps)
+    assert found
