@@ -18,7 +18,7 @@ import engine
 from apps.views import ViewContext, view_for
 from engine.core import CHANCE, Action, Observation, State, derive, random_action
 
-OBSERVING = ("strozzi",)
+OBSERVING = ("strozzi", "strada_romana")
 """Games whose view reads only `state.observe()`; the other views follow."""
 
 
