@@ -147,7 +147,7 @@ def match(state: State, card: str) -> Action:
     if found:
         raise CardError(f"'{card}' could be {' or '.join(a.text for a in found)}; "
                         "pick it with the buttons")
-    reason = state.explain(card) or state.describe()
+    reason = state.refusal(card) or state.describe()
     raise CardError(f"'{card}' is not a possible draw now ({reason})")
 
 

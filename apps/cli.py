@@ -13,6 +13,7 @@ import sys
 
 COMMAND_MODULES = (
     "apps.commands.table_cmds",
+    "apps.commands.journal_cmds",
     "apps.commands.sim_cmd",
     "apps.commands.engine_cmds",
     "apps.commands.doctor",
@@ -25,11 +26,14 @@ examples:
   tavola selfplay strozzi --games 100          many games, one JSON line of figures
   tavola replay game.json                      check a recorded game
   tavola data strozzi                          which component data is provisional
+  tavola journal check                         the game journal, its backups, any problem
 """
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from .args import Parser
+
+    parser = Parser(
         prog="tavola",
         description="Tavola: a Raspberry Pi companion for physical board games.",
         epilog=EPILOG,
@@ -52,6 +56,11 @@ def main(argv: list[str] | None = None) -> int:
     use_owner_data()  # an owner's corrections to component data apply to every command
     try:
         return int(args.func(args) or 0)
+    except SystemExit as exc:
+        if isinstance(exc.code, str):  # a command's one-line refusal
+            print(exc.code, file=sys.stderr)
+            return 2
+        raise
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

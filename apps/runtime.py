@@ -12,6 +12,12 @@ buttons, strip, pipeline); the app's settings live in `[app]`:
     [app.layouts]
     strozzi = "/etc/tavola/strozzi-layout.toml"  # default: the layout shipped with the view
 
+    [app.options]
+    scandal_entry = "play"  # options of the games (each game gets the ones it declares)
+
+The whole file is checked at start-up against one schema (hw.schema): hw's,
+firmware_bridge's and the app's tables, and the options the games declare.
+
 The main loop sleeps in `queue.get(timeout)` until a button event arrives or the
 next animation frame is due; an idle table with no prompt blocks indefinitely.
 """
@@ -28,17 +34,21 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from firmware_bridge.config import TABLES as BRIDGE_TABLES
 from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
 from firmware_bridge.events import CardEvent, LinkEvent
 from hw.backends import open_strip
 from hw.buttons import Buttons
+from hw.config import TABLES as HW_TABLES
 from hw.config import HwConfig, parse_config
 from hw.events import InputEvent
 from hw.layout import Layout
 from hw.pipeline import Pipeline
+from hw.schema import Choice, Custom, FilePath, Invalid, Key, Section, Table, did_you_mean
 from hw.strip import Strip
 from hw.tomlsource import ConfigError, TomlSource
 
+from .args import SEED
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .journal import Journal, default_path
@@ -48,7 +58,28 @@ from .views import view_for
 
 log = logging.getLogger("tavola")
 
-APP_KEYS = {"game", "chance", "journal", "seed", "layouts", "options"}
+_GAMES = tuple(engine.games())
+
+
+def _option_value(value: Any) -> Any:
+    if not isinstance(value, str | int | float | bool):
+        raise ValueError(f"must be a string, a number or true/false, got {value!r}")
+    return value
+
+
+_OPTION_VALUE = Custom("a string, a number or true/false", _option_value)
+APP = Table(
+    Key("game", Choice(_GAMES), None, "skip the game menu"),
+    Key("chance", Choice(SOURCES), None, "who supplies the draws"),
+    Key("journal", FilePath(example="/var/lib/tavola/tavola.db"), None, "the game journal"),
+    Key("seed", SEED, None, "fix the app's draws"),
+    Key("layouts", Table(*(Key(g, FilePath(), None) for g in _GAMES)), {},
+        "a layout file per game"),
+    Key("options", Table(rest=_OPTION_VALUE, rest_name="game option"), {},
+        "the games' options (docs/table.md)"),
+)
+#: every table of the config file, by the layer that reads it
+TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP}
 STOP = InputEvent("", "stop", "release", 0.0)
 WAKE = InputEvent("", "wake", "release", 0.0)  # no seat: the table ignores it
 
@@ -82,47 +113,67 @@ def parse_text(text: str, *, name: str = "<config>") -> Config:
 
 
 def parse(src: TomlSource) -> Config:
+    """Check the whole file against the schema of every layer, then what spans tables."""
+    for name in src.data:
+        if name not in TABLES:
+            raise src.error((name,), f"unknown table{did_you_mean(name, list(TABLES))} "
+                            f"(known: {', '.join(TABLES)})")
     hw = parse_config(src.data, source=src.name, text=src.text)
-    raw = src.data.get("app", {})
-    if not isinstance(raw, dict):
-        raise src.error(("app",), "must be a table")
-    unknown = sorted(set(raw) - APP_KEYS)
-    if unknown:
-        raise src.error(("app", unknown[0]),
-                        f"unknown key (known: {', '.join(sorted(APP_KEYS))})")
-    settings = AppSettings()
-    if "game" in raw:
-        if raw["game"] not in engine.games():
-            raise src.error(("app", "game"),
-                            f"no game {raw['game']!r} (games: {', '.join(engine.games())})")
-        settings.game = raw["game"]
-    if "chance" in raw:
-        if raw["chance"] not in SOURCES:
-            raise src.error(("app", "chance"), f"must be one of {', '.join(SOURCES)}")
+    raw = APP.read(src, ("app",), src.data.get("app", {}))
+    settings = AppSettings(game=raw["game"], seed=raw["seed"],
+                           layouts={g: p for g, p in raw["layouts"].items() if p is not None},
+                           options=dict(raw["options"]))
+    if raw["chance"] is not None:
         settings.chance = raw["chance"]
-    if "journal" in raw:
-        if not isinstance(raw["journal"], str) or not raw["journal"]:
-            raise src.error(("app", "journal"), "must be a file path")
-        settings.journal = Path(raw["journal"])
-    if "seed" in raw:
-        if not isinstance(raw["seed"], int) or isinstance(raw["seed"], bool):
-            raise src.error(("app", "seed"), "must be a whole number")
-        settings.seed = raw["seed"]
-    for name, value in (raw.get("layouts") or {}).items():
-        if name not in engine.games():
-            raise src.error(("app", "layouts", name), "is not a game")
-        settings.layouts[name] = Path(value)
-    settings.options = dict(raw.get("options") or {})
+    if raw["journal"] is not None:
+        settings.journal = raw["journal"]
     if hw.strip is None:
         raise src.error(("strip",), "missing: say which LEDs to drive, e.g. backend = \"mock\"")
-    if not any(seat.kind != "table" for seat in hw.seats):
+    players = sum(1 for seat in hw.seats if seat.kind != "table")
+    if not players:
         raise src.error(("seats",), "missing: declare at least one seat with its buttons")
+    if settings.game is not None:
+        game = engine.get(settings.game)
+        if players < game.min_players:
+            raise src.error(("seats",), f"{game.title} needs at least {game.min_players} "
+                            f"players; {players} seat(s) are declared")
+    check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
     bridge = parse_bridge(src)
-    if bridge.scanner is not None and "chance" not in raw:
+    if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned
     if settings.chance == "scanner" and bridge.scanner is None:
         bridge = replace(bridge, scanner=ScannerConfig())  # /dev/tavola-scanner, barcode
     return Config(hw=hw, app=settings, source=src.name, bridge=bridge)
+
+
+def check_options(options: Section, games: list[str]) -> None:
+    """Each `[app.options]` key must be an option a game offered here declares, with a value
+    it allows; checked at start-up, so a game never fails to start at the table."""
+    declared = {g: {o.name: o for o in engine.get(g).options} for g in games}
+    names = sorted({n for opts in declared.values() for n in opts})
+    for name, value in options.items():
+        owners = [g for g in games if name in declared[g]]
+        if not owners:
+            which = f"{engine.get(games[0]).title} has" if len(games) == 1 else (
+                "none of the games has")
+            raise options.err(name, f"{which} no such option{did_you_mean(name, names)} "
+                              f"(options: {', '.join(names) or 'none'})")
+        for g in owners:
+            option = declared[g][name]
+            if option.choices is None:
+                continue
+            try:
+                Choice(option.choices).check(value)
+            except Invalid as exc:
+                raise options.err(name, f"{exc} ({engine.get(g).title}: {option.help})"
+                                  ) from None
+    for g in games:
+        mine = {k: v for k, v in options.items() if k in declared[g]}
+        game = engine.get(g)
+        try:
+            game.resolve_options(game.min_players, mine)
+        except ValueError as exc:
+            raise options.err(None, f"{game.title}: {exc}") from None
 
 
 class PipelineOutput:
@@ -164,7 +215,9 @@ class Table:
         hw = config.hw
         assert hw.strip is not None
         self.clock = clock
-        self.events: queue.Queue[InputEvent] = queue.Queue()
+        # SimpleQueue: its put() is reentrant, so the signal handlers' stop() and wake() can
+        # never deadlock on a lock the main loop's get() holds (a Queue's can)
+        self.events: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.layouts = self._fitting(config, self._layouts(config), hw.strip.count)
         lobby = next(iter(self.layouts.values()))
         strip_name = lobby.default_strip
@@ -177,11 +230,8 @@ class Table:
         self.buttons = Buttons(hw, clock=clock, events=self.events, thread=button_thread,
                                pin_factory=pin_factory)
         self.journal = Journal(journal_path or config.app.journal)
-        if self.journal.recovered_from is not None:
-            (say or log.warning)(
-                f"The journal was damaged; it is kept as {self.journal.recovered_from} and the "
-                f"games still readable were copied to a new journal."
-            )
+        if self.journal.report is not None and say is not None:  # found at open, and kept
+            say(self.journal.report[:1].upper() + self.journal.report[1:] + ".")
         compositors = {
             name: Compositor(layout, {layout.default_strip: hw.strip.count})
             for name, layout in self.layouts.items()
@@ -193,7 +243,7 @@ class Table:
             seats=seats, journal=self.journal, output=self.output, clock=clock,
             chance=ChanceSource(config.app.chance), game=config.app.game, seed=config.app.seed,
             options=config.app.options, say=say, compositors=compositors,
-            cards=self.peripherals.cards, games=list(self.layouts),
+            cards=self.peripherals.cards, games=self._seatable(config, list(self.layouts)),
         )
         self._stop = threading.Event()
 
@@ -215,6 +265,20 @@ class Table:
         for problem in problems:
             log.warning("game left out of the menu: %s", problem)
         return fitting
+
+    @staticmethod
+    def _seatable(config: Config, games: list[str]) -> list[str]:
+        """The games the declared seats can play (parse() refuses a fixed game they cannot)."""
+        seats = sum(1 for s in config.hw.seats if s.kind != "table")
+        fit = [g for g in games if engine.get(g).min_players <= seats]
+        for g in games:
+            if g not in fit:
+                log.warning("game left out of the menu: %s needs %d players, %d seat(s) are "
+                            "declared (config %s)", engine.get(g).title,
+                            engine.get(g).min_players, seats, config.source)
+        if not fit:
+            raise ConfigError(f"{config.source}: no game can be played with {seats} seat(s)")
+        return fit
 
     @staticmethod
     def _layouts(config: Config) -> dict[str, Layout]:

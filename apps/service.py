@@ -49,6 +49,9 @@ def setup_logging(level: int = logging.INFO, *, stream: object = None) -> None:
     logging.getLogger("transitions").setLevel(max(level, logging.WARNING))
 
 
+SEND_TIMEOUT_S = 0.5
+
+
 class Notifier:
     """sd_notify without libsystemd; a no-op outside systemd."""
 
@@ -58,6 +61,9 @@ class Notifier:
         self._sock: socket.socket | None = None
         if address:
             self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+            # a notify socket nobody reads fills up: wait a moment, then drop the message
+            # (logged) rather than stop the table's main loop for good
+            self._sock.settimeout(SEND_TIMEOUT_S)
 
     @classmethod
     def from_env(cls) -> Notifier:

@@ -29,7 +29,7 @@ from hw.events import InputEvent
 from .cards import CardError, CardReader
 from .chance import ChanceSource
 from .compositor import Compositor
-from .journal import Journal
+from .journal import Journal, JournalUnavailable
 from .menu import Menu
 from .views import Frame, View, ViewContext, view_for
 from .views.base import OFF, Colour, dim
@@ -59,6 +59,8 @@ PULSE_PERIOD = 1.6
 PULSE_STEPS = 16  # distinct prompt brightnesses per period: frames repeat, few are pushed
 SCORING_STEP = 0.6
 SCORING_HOLD = 2.0
+RETRY_S = 2.0  # a write the journal refused is tried again this often
+RETRY_WAIT_S = 0.1  # ... waiting this long for a lock (the first try waits the journal's 5 s)
 # Free seats glow while waiting: never so dim that gamma and brightness put them out.
 GLOW_MIN = 0.15
 GLOW_SPAN = 0.35
@@ -76,6 +78,22 @@ class Output(Protocol):
 class SeatConfig:
     name: str
     one_button: bool = False
+
+
+@dataclass
+class Unwritten:
+    """A write the journal refused (disk full, a lock): kept in memory and tried again;
+    until it is written the table takes no new action and the board shows what the
+    journal has."""
+
+    kind: str  # "action" or "finish"
+    why: str
+    retry_at: float
+    action: Action | None = None
+    after: State | None = None  # the state with the action applied
+    events: list[Event] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    winner: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -147,7 +165,8 @@ class TableApp:
         self.choice = 0  # game menu cursor while choosing
         self.seating = Seating()
         self.errors: dict[str, float] = {}  # seat -> time its error flash ends
-        self._held: set[tuple[str, str]] = set()  # tap-or-hold buttons now down
+        # tap-or-hold buttons now down, with the board version their press began at
+        self._held: dict[tuple[str, str], int] = {}
         self.scoring: list[Frame] = []
         self.scoring_start = 0.0
         self.version = 0  # bumps whenever the board changes
@@ -155,6 +174,7 @@ class TableApp:
         self._preview: tuple[int, str, str, Frame] | None = None
         self.dirty = True
         self.acknowledged = 0
+        self.unwritten: Unwritten | None = None
 
     # --- start-up ------------------------------------------------------------------
     def start(self) -> None:
@@ -166,7 +186,10 @@ class TableApp:
                 return
             except (KeyError, ValueError, IllegalAction) as exc:
                 self.say(f"Cannot resume game {record.id} ({exc}); it is set aside.")
-                self.journal.abandon(record.id)
+                try:
+                    self.journal.abandon(record.id)
+                except JournalUnavailable as why:  # the next game start abandons it
+                    log.error("%s", why)
         if self.fixed_game is not None:
             self._choose(self.fixed_game)
 
@@ -186,12 +209,20 @@ class TableApp:
         self._context()
         self.resumed()
         self.say(f"Resumed {game.title} after {len(record.actions)} actions.")
+        if state.history:
+            # the last action again: a cut may have come between its commit and its
+            # acknowledgement, and the board shows it now
+            self._say_action(state.history[-1])
         self._after_change([])
 
     # --- input ---------------------------------------------------------------------
     def handle(self, ev: InputEvent) -> None:
         """One button event; every path either changes something or flashes an error."""
         self.dirty = True
+        if self.unwritten is not None:
+            if ev.kind == "press":
+                self._refuse_unwritten(ev.seat)
+            return
         if ev.seat == "table":
             self._table_button(ev)
             return
@@ -199,7 +230,7 @@ class TableApp:
         if seat is None:
             return
         if ev.kind == "stuck":
-            self._held.discard((ev.seat, ev.button))
+            self._held.pop((ev.seat, ev.button), None)
             self.say(f"Seat {ev.seat}: the {ev.button} button seems stuck; it is ignored "
                      f"until released.")
             return
@@ -214,7 +245,11 @@ class TableApp:
 
         A button that means one thing on a tap and another on a hold (the single button
         of a one-button seat, the select button of a three-button seat) acts on release
-        when no long press came, so a hold never also counts as a tap.
+        when no long press came, so a hold never also counts as a tap. Such a press acts
+        only if it began while the seat could act, and nothing changed on the board
+        before it ended: when every seat slaps its select at once, the seat to act
+        confirms and the others' releases, arriving once the turn has moved on, do
+        nothing (they were refused, with the error light, when they went down).
         """
         key = (ev.seat, ev.button)
         dual = seat.one_button or ev.button == "select"
@@ -222,14 +257,30 @@ class TableApp:
             return {"next": "next", "previous": "previous"}.get(ev.button) if (
                 ev.kind == "press") else None
         if ev.kind == "press":
-            self._held.add(key)
+            refusal = self._refusal(ev.seat)
+            if refusal is not None:
+                self._held.pop(key, None)
+                self._flash(ev.seat, refusal)
+            else:
+                self._held[key] = self.version
+            return None
+        began = self._held.pop(key, None) if ev.kind in ("long_press", "release") else None
+        if began is None or began != self.version:
             return None
         if ev.kind == "long_press":
-            self._held.discard(key)
             return "select" if seat.one_button else "back"
-        if ev.kind == "release" and key in self._held:
-            self._held.discard(key)
-            return "next" if seat.one_button else "select"
+        return "next" if seat.one_button else "select"
+
+    def _refusal(self, seat: str) -> str | None:
+        """Why a press at `seat` cannot act now (None: it may); said with the error light."""
+        state = self.state
+        if self.mode != "playing" or state is None or state.is_over():
+            return None
+        if state.current_player() == CHANCE and self.chance.automatic:
+            return "wait: the table is drawing."
+        waiting = self._waiting_seat()
+        if waiting is not None and seat != waiting:
+            return f"it is seat {waiting}'s turn. {self._describe()}"
         return None
 
     def _table_button(self, ev: InputEvent) -> None:
@@ -262,6 +313,9 @@ class TableApp:
         """A card, tile or token the scanner read: the draw it answers is confirmed like any
         action (journal first); anything else lights every seat red, says why, changes nothing."""
         self.dirty = True
+        if self.unwritten is not None:
+            self._refuse_unwritten("*")
+            return
         state = self.state
         drawing = self.mode == "playing" or (self.mode == "setup" and self._in_setup())
         if self.cards is None or state is None or self.game_name is None or not drawing:
@@ -358,14 +412,25 @@ class TableApp:
         self.players = order[first:] + order[:first]
         self.colours = [colour_of[s] for s in self.players]
         seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
-        state = game.new_state(len(self.players), seed=seed, options=self.options)
+        # [app.options] may name options of several games: each game gets its own
+        declared = {o.name for o in game.options}
+        options = {k: v for k, v in self.options.items() if k in declared}
+        try:
+            state = game.new_state(len(self.players), seed=seed, options=options)
+        except ValueError as exc:  # checked at start-up; a combination can still be refused
+            self._flash_all(f"{game.title} cannot start: {exc}")
+            return
+        try:
+            self.game_id = self.journal.start_game(
+                game.name, state.players, seed, dict(state.options),
+                [{"seat": s, "colour": list(c)} for s, c in zip(self.players, self.colours,
+                                                                 strict=True)],
+                state.data.digest,
+            )
+        except JournalUnavailable as exc:
+            self._journal_refused(str(exc), "the game does not start; press again to retry")
+            return
         self.state = state
-        self.game_id = self.journal.start_game(
-            game.name, state.players, seed, dict(state.options),
-            [{"seat": s, "colour": list(c)} for s, c in zip(self.players, self.colours,
-                                                             strict=True)],
-            state.data.digest,
-        )
         self._context()
         self.players_seated()
         names = {c: n for n, c in palette}
@@ -408,13 +473,11 @@ class TableApp:
         assert state is not None
         if state.is_over():
             return
-        if state.current_player() == CHANCE and self.chance.automatic:
-            self._flash(seat, "wait: the table is drawing.")
+        refusal = self._refusal(seat)
+        if refusal is not None:
+            self._flash(seat, refusal)
             return
         waiting = self._waiting_seat()
-        if waiting is not None and seat != waiting:
-            self._flash(seat, f"it is seat {waiting}'s turn. {self._describe()}")
-            return
         if waiting is None and state.current_player() == CHANCE:
             # anyone may enter the card that came up; one menu serves the table
             seat = "*"
@@ -441,16 +504,87 @@ class TableApp:
         return menu
 
     def confirm(self, action: Action) -> list[Event]:
-        """Apply, commit, then acknowledge: the journal has it before the lights say so."""
+        """Apply, commit, then acknowledge: the journal has it before the lights say so.
+
+        A journal that refuses the write (disk full, locked) keeps the game in memory:
+        the action waits in `unwritten`, the board stays as the journal has it, every
+        press is refused with the reason, and `tick()` tries again until it is written.
+        """
         state = self.state
         assert state is not None and self.view is not None
         events = state.apply(action)
-        self.journal.append(self.game_id, len(state.history), action.player, action.text)
+        try:
+            self.journal.append(self.game_id, len(state.history), action.player, action.text)
+        except JournalUnavailable as exc:
+            self.state = self._replayed(state.history[:-1])
+            self.unwritten = Unwritten("action", str(exc), self.clock() + RETRY_S,
+                                       action=action, after=state, events=events)
+            self._journal_refused(str(exc), "the game is kept; no action is taken until the "
+                                  f"journal accepts it (tried again every {RETRY_S:g} s)")
+            return events
+        self._acknowledge(action, events)
+        return events
+
+    def _acknowledge(self, action: Action, events: list[Event]) -> None:
+        state = self.state
+        assert state is not None and self.view is not None
+        self._say_action(action)
+        self.journal.sync_mark()  # right after the acknowledgement, not between
+        self._after_change(events)
+
+    def _say_action(self, action: Action) -> None:
+        """`#N seat S: text`, the acknowledgement of the state's last action."""
+        state = self.state
+        assert state is not None and self.view is not None
         who = "draw" if action.player == CHANCE else f"seat {self.players[action.player]}"
         self.acknowledged = len(state.history)
         self.say(f"#{len(state.history)} {who}: {self.view.public_text(state, action)}")
-        self._after_change(events)
-        return events
+
+    def _replayed(self, actions: Sequence[Action]) -> State:
+        """The game's state after `actions`, rebuilt from its seed (undo, refused writes)."""
+        state = self.state
+        assert state is not None
+        replay = engine.get(state.game.name).new_state(state.players, seed=state.seed,
+                                                       options=state.options)
+        for action in actions:
+            replay.apply(action)
+        return replay
+
+    def _journal_refused(self, why: str, what: str) -> None:
+        """Said at every seat (red) and in the log: the journal refused a write."""
+        log.error("%s", why)
+        self._flash_all(f"{why[:1].upper()}{why[1:]}: {what}.")
+
+    def _refuse_unwritten(self, seat: str) -> None:
+        assert self.unwritten is not None
+        why = self.unwritten.why
+        text = f"{why[:1].upper()}{why[1:]}; nothing is taken until the journal accepts it."
+        if seat in self.seats:
+            self._flash(seat, text)
+        else:
+            self._flash_all(text)
+
+    def _retry(self, now: float) -> None:
+        """Try the refused write again; once it is in the journal, carry on from it."""
+        u = self.unwritten
+        assert u is not None
+        try:
+            if u.kind == "action":
+                assert u.action is not None and u.after is not None
+                self.journal.append(self.game_id, len(u.after.history), u.action.player,
+                                    u.action.text, wait=RETRY_WAIT_S)
+            else:
+                self.journal.finish(self.game_id, u.scores, u.winner, wait=RETRY_WAIT_S)
+        except JournalUnavailable as exc:
+            u.why, u.retry_at = str(exc), now + RETRY_S
+            return
+        self.unwritten = None
+        log.warning("journal %s accepts writes again", self.journal.path)
+        self.say("The journal accepts writes again; nothing was lost.")
+        if u.kind == "action":
+            assert u.action is not None and u.after is not None
+            self.state = u.after
+            self._acknowledge(u.action, u.events)
 
     def _after_change(self, events: list[Event]) -> None:
         """New state: reset menus, show scoring, finish, or let the app draw."""
@@ -537,7 +671,12 @@ class TableApp:
         state = self.state
         assert state is not None
         scores, winner = state.scores(), state.winner()
-        self.journal.finish(self.game_id, scores, winner)
+        try:
+            self.journal.finish(self.game_id, scores, winner)
+        except JournalUnavailable as exc:  # every action is in; the end is written later
+            self.unwritten = Unwritten("finish", str(exc), self.clock() + RETRY_S,
+                                       scores=scores, winner=winner)
+            self._journal_refused(str(exc), "the game's end is written as soon as it can be")
         self.game_ended()
         table = ", ".join(f"seat {self.players[p]}: {v}" for p, v in enumerate(scores))
         names = ", ".join(f"seat {self.players[p]}" for p in winner)
@@ -564,7 +703,11 @@ class TableApp:
 
     def _abandon(self) -> None:
         if self.state is not None and not self.state.is_over():
-            self.journal.abandon(self.game_id)
+            try:
+                self.journal.abandon(self.game_id)
+            except JournalUnavailable as exc:
+                self._journal_refused(str(exc), "the game goes on")
+                return
             self.say("Game ended without scoring.")
         self._to_idle()
 
@@ -581,12 +724,12 @@ class TableApp:
             for seat in self.players:
                 self.errors[seat] = self.clock() + ERROR_SECONDS
             return
-        self.journal.undo(self.game_id)
-        game = engine.get(state.game.name)
-        replay = game.new_state(state.players, seed=state.seed, options=state.options)
-        for action in state.history[:-1]:
-            replay.apply(action)
-        self.state = replay
+        try:
+            self.journal.undo(self.game_id)
+        except JournalUnavailable as exc:
+            self._journal_refused(str(exc), "nothing was undone")
+            return
+        self.state = self._replayed(state.history[:-1])
         self.say(f"Undone: {last.text}.")
         self._after_change([])
 
@@ -700,6 +843,8 @@ class TableApp:
     def tick(self) -> float | None:
         """Render and push if due; returns seconds until the next tick is needed (None: idle)."""
         now = self.clock()
+        if self.unwritten is not None and now >= self.unwritten.retry_at:
+            self._retry(now)
         if self.mode == "scoring" and self.scoring:
             done = self.scoring_start + SCORING_STEP * len(self.scoring) + SCORING_HOLD
             if now >= done:
@@ -712,6 +857,9 @@ class TableApp:
             self.output.show(compositor.compose(self.frame(now)))
         self.dirty = False
         due = self.output.due_in()
+        if self.unwritten is not None:
+            retry = max(0.0, self.unwritten.retry_at - now)
+            due = retry if due is None else min(due, retry)
         if not self.animating():
             return due
         step = PULSE_PERIOD / PULSE_STEPS

@@ -23,17 +23,51 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hw.config import _Table
+from hw.schema import Choice, Custom, FilePath, Int, Key, Number, Section, Table, Text
 from hw.tomlsource import ConfigError, TomlSource
 
 from .ports import DeviceSpec
 
-__all__ = ["BridgeConfig", "ConfigError", "McuConfig", "ScannerConfig", "parse_bridge"]
+__all__ = ["TABLES", "BridgeConfig", "ConfigError", "McuConfig", "ScannerConfig", "parse_bridge"]
 
 SCANNER_KINDS = ("barcode", "rdm6300", "mcu")
 DEFAULT_SCANNER = "/dev/tavola-scanner"
 DEFAULT_MCU = "/dev/tavola-mcu"
-_DEVICE_KEYS = {"path", "usb", "serial_number", "baud"}
+
+
+def _usb(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"must be \"vendor:product\" in hex like \"2e8a:0005\", got {value!r}")
+    DeviceSpec.parse_usb(value)  # ValueError names the format
+    return value
+
+
+def _device_path(value: object) -> str:
+    path = Text(example="/dev/ttyUSB0").check(value)
+    if not path.startswith("/"):
+        raise ValueError(f"{path!r} must be an absolute device path like '/dev/ttyUSB0'")
+    return path
+
+
+_DEVICE = (
+    Key("path", Custom("an absolute device path like '/dev/ttyUSB0'", _device_path), None,
+        "an absolute device path, e.g. a udev symlink"),
+    Key("usb", Custom("\"vendor:product\" in hex like \"2e8a:0005\"", _usb), None,
+        "looked up on every (re)open"),
+    Key("serial_number", Text(), None, "narrows a usb lookup to one board"),
+)
+_DEVICE_KEYS = {k.name for k in _DEVICE} | {"baud"}
+BAUD = Int(lo=1200, hi=4_000_000)
+MCU = Table(*_DEVICE, Key("baud", BAUD, 115_200, "ignored by USB CDC"))
+SCANNER = Table(
+    Key("kind", Choice(SCANNER_KINDS), "barcode", "what reads the cards"),
+    *_DEVICE,
+    Key("baud", BAUD, 9600),
+    Key("repeat_s", Number(lo=0, hi=60), 2.0, "the same card again within this is refused"),
+    Key("cards", FilePath(example="/etc/tavola/cards.toml"), None, "the card registry"),
+)
+#: firmware_bridge's tables of the config file
+TABLES = {"mcu": MCU, "scanner": SCANNER}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,21 +94,14 @@ class BridgeConfig:
     strip_on_mcu: bool = False
 
 
-def _device(t: _Table, default: str) -> DeviceSpec:
-    if t.has("path") and t.has("usb"):
+def _device(t: Section, default: str) -> DeviceSpec:
+    if t["path"] is not None and t["usb"] is not None:
         raise t.err("usb", "give path or usb, not both")
-    serial_number = t.str("serial_number", None)
-    if t.has("usb"):
-        try:
-            return DeviceSpec.parse_usb(t.str("usb"), serial_number=serial_number)
-        except ValueError as e:
-            raise t.err("usb", str(e)) from None
-    if serial_number is not None:
+    if t["usb"] is not None:
+        return DeviceSpec.parse_usb(t["usb"], serial_number=t["serial_number"])
+    if t["serial_number"] is not None:
         raise t.err("serial_number", "narrows a usb = \"vendor:product\" lookup; add usb")
-    path = t.str("path", default)
-    if not path.startswith("/"):
-        raise t.err("path", f"{path!r} must be an absolute device path like {default!r}")
-    return DeviceSpec(path=path)
+    return DeviceSpec(path=t["path"] or default)
 
 
 def parse_bridge(src: TomlSource) -> BridgeConfig:
@@ -82,30 +109,24 @@ def parse_bridge(src: TomlSource) -> BridgeConfig:
     data = src.data
     mcu = None
     if "mcu" in data:
-        t = _Table(src, ("mcu",), data["mcu"])
-        t.check_keys(_DEVICE_KEYS)
-        mcu = McuConfig(device=_device(t, DEFAULT_MCU),
-                        baud=t.int("baud", 115_200, lo=1200, hi=4_000_000))
+        t = MCU.read(src, ("mcu",), data["mcu"])
+        mcu = McuConfig(device=_device(t, DEFAULT_MCU), baud=t["baud"])
     scanner = None
     if "scanner" in data:
-        t = _Table(src, ("scanner",), data["scanner"])
-        t.check_keys(_DEVICE_KEYS | {"kind", "repeat_s", "cards"})
-        kind = t.str("kind", "barcode", choices=SCANNER_KINDS)
+        t = SCANNER.read(src, ("scanner",), data["scanner"])
+        kind = t["kind"]
         device: DeviceSpec | None = None
         if kind == "mcu":
-            for key in _DEVICE_KEYS:
-                if t.has(key):
+            for key in sorted(_DEVICE_KEYS):
+                if t.given(key):
                     raise t.err(key, "kind = \"mcu\" reads cards over the [mcu] board's link: "
                                 "set the device in [mcu]")
             if mcu is None:
                 raise t.err("kind", "\"mcu\" needs an [mcu] table naming the board's device")
         else:
             device = _device(t, DEFAULT_SCANNER)
-        cards = t.str("cards", None)
-        scanner = ScannerConfig(kind=kind, device=device,
-                                baud=t.int("baud", 9600, lo=1200, hi=4_000_000),
-                                repeat_s=t.num("repeat_s", 2.0, lo=0, hi=60),
-                                cards=Path(cards) if cards else None)
+        scanner = ScannerConfig(kind=kind, device=device, baud=t["baud"],
+                                repeat_s=t["repeat_s"], cards=t["cards"])
     strip = data.get("strip")
     on_mcu = isinstance(strip, dict) and strip.get("backend") == "mcu"
     if on_mcu and mcu is None:

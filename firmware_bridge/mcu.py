@@ -50,6 +50,8 @@ log = logging.getLogger("tavola.bridge")
 
 HELLO_RETRY_S = 1.0
 DUPLICATE_S = 1.0  # a resend arrives within RETRIES * RETRY_MS; after that a seq is new
+#: a frame this far ahead of the last one (mod 256) is new; farther is taken as behind
+AHEAD = 32
 
 
 class McuLink:
@@ -74,6 +76,7 @@ class McuLink:
         self._led_id = 0
         self._latest: bytes | None = None
         self._seen: dict[int, tuple[int, bytes, float]] = {}
+        self._last_seq: int | None = None  # the board's newest sequence number heard
         self._hello_at = 0.0
         self._heard_at = 0.0
         self._beat_at = 0.0
@@ -126,6 +129,7 @@ class McuLink:
         self.ready.clear()
         self.info = None
         self._seen.clear()
+        self._last_seq = None
         mono = self.monotonic()
         self._hello_at = self._heard_at = self._beat_at = mono
         self.send(Hello(led_count=self.leds))
@@ -153,6 +157,7 @@ class McuLink:
 
     # --- what the MCU says -------------------------------------------------------------
     def _frame(self, frame: Frame, now: float) -> None:
+        fresh = self._advance(frame.seq)
         try:
             message = decode(frame)
         except ProtocolError as e:
@@ -163,7 +168,7 @@ class McuLink:
             return
         if isinstance(message, Card | Button):
             self.send(Ack(frame.seq))
-            if self._duplicate(frame):
+            if self._duplicate(frame, fresh):
                 return
             if isinstance(message, Card):
                 self.emit(CardEvent(message.code, now, "mcu"))
@@ -204,13 +209,36 @@ class McuLink:
         if self._latest is not None:
             self._push(self._latest)
 
-    def _duplicate(self, frame: Frame) -> bool:
+    def _advance(self, seq: int) -> bool:
+        """Follow the board's sequence numbers; True for a frame ahead of the last one.
+
+        The board numbers every frame it sends, one after another, and the serial line
+        keeps their order; only a resend comes back with an old number. A frame a little
+        ahead of the last one is therefore new, and the numbers it passes over (frames
+        lost on the line) now belong to this round of the 8-bit counter: what was seen
+        under them 256 frames ago is forgotten, so at more than 256 frames a second an
+        event equal to one of the last round is not taken for its resend.
+        """
+        last = self._last_seq
+        ahead = 1 if last is None else (seq - last) & 0xFF
+        if not 0 < ahead <= AHEAD:
+            return False
+        for k in range(1, ahead + 1):
+            self._seen.pop((seq - ahead + k) & 0xFF, None)
+        self._last_seq = seq
+        return True
+
+    def _duplicate(self, frame: Frame, fresh: bool) -> bool:
         """A resend of an event already passed on (its ACK was lost)."""
         mono = self.monotonic()
         seen = self._seen.get(frame.seq)
         self._seen[frame.seq] = (frame.type, frame.body, mono)
-        if seen is not None and seen[:2] == (frame.type, frame.body) and (
-                mono - seen[2] < DUPLICATE_S):
+        if fresh or seen is None:
+            return False  # new, or the resend of an original the line lost
+        if mono - seen[2] >= DUPLICATE_S:
+            self._last_seq = frame.seq  # no resend comes this late: the board renumbered
+            return False
+        if seen[:2] == (frame.type, frame.body):
             self.duplicates += 1
             return True
         return False

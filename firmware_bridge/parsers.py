@@ -103,7 +103,7 @@ class FrameParser:
         self._decoder = proto.Decoder()
 
     def feed(self, data: bytes | bytearray) -> list[Frame]:
-        return [Frame(t, s, b) for t, s, b in self._decoder.feed(data)]
+        return [Frame(t, s, b) for t, s, b in self._decoder.feed(bytes(data))]
 
     @property
     def frames(self) -> int:

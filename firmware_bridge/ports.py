@@ -54,7 +54,9 @@ class DeviceSpec:
                 raise DeviceNotFound(f"{self.path}: no such device (unplugged?)")
             return self.path
         if comports is None:
-            from serial.tools.list_ports import comports
+            from serial.tools.list_ports import comports as listed
+
+            comports = listed
         seen = []
         for port in comports():
             vid, pid = getattr(port, "vid", None), getattr(port, "pid", None)

@@ -5,25 +5,40 @@ worker thread (or the caller, through `process()`) runs the filters and puts
 `InputEvent`s, in order, on the queue the app consumes. Nothing of the app runs
 in a GPIO callback, so a slow app can never delay edge timestamps.
 
-The filter (per button, driven only by the timestamps it is given, so tests
-control time) works like this:
+The time of an edge is the pin's own where the pin factory keeps one: lgpio
+stamps each edge in the kernel (CLOCK_MONOTONIC, the clock of `time.monotonic`)
+and gpiozero hands that stamp to the device, whose `active_time` /
+`inactive_time` then say how long ago the edge was. The callback subtracts that
+age from its clock, so a callback that runs late (a busy main thread held the
+GIL: 5-13 ms was measured) still records when the contact moved. Other factories
+report an age of about zero and the callback's clock reading stands. With an
+injected clock (tests, demos) the ages are ignored unless asked for.
 
-- glitch: the input must stay active for `glitch` before it counts, so a pulse
-  shorter than that (interference on a long cable) is nothing;
-- debounce: after an accepted press or release, edges for `debounce` are
-  ignored and the level is re-read at the end of the window, so a burst of
-  contact bounce is one press (leading edge: no delay beyond the glitch window);
+The filter (per button, driven only by the timestamps it is given, so tests
+control time) treats the two directions differently, as switches need:
+
+- press: the input must stay active for `glitch` before it counts, so a pulse
+  shorter than that (interference on a long cable) is nothing; then the press
+  is taken at once (leading edge: no delay beyond the glitch window);
+- release: the input must stay inactive for `debounce` before it counts. While
+  the button is down, every moment it reads inactive for less than that is
+  bounce or a contact dropout and is nothing: bounce longer than the window
+  (each gap in it is short), a sub-millisecond dropout of a held button (which
+  would otherwise end a hold and start a new press). Bounce when letting go
+  ends before the release is taken, so it cannot make a press either;
 - hold: still pressed `hold` after the press gives one `long_press`;
 - stuck: still pressed `stuck` after the press gives one `stuck`, and the button
   is then ignored until it is released (the `release` still comes, so every
   press is paired with a release).
 
+A hold or stuck deadline that falls while a release is being confirmed waits
+for the outcome: a dropout does not cost the hold, a real release cancels it.
 Event times are the moments the filter decided, so they never go backwards.
 
 We use gpiozero's `DigitalInputDevice`, not `Button`: `Button` starts a hold
 thread per button that wakes every 100 ms, and we time holds ourselves. The
-worker waits on its queue with a timeout set to the next hold/stuck deadline,
-or with none when no button is down: an idle table costs no CPU.
+worker waits on its queue with a timeout set to the next deadline, or with none
+when no button is down: an idle table costs no CPU.
 """
 
 from __future__ import annotations
@@ -40,7 +55,12 @@ from hw.events import InputEvent, Kind
 from hw.pi import lgpio_workdir
 
 Clock = Callable[[], float]
+EventQueue = queue.SimpleQueue[Any] | queue.Queue[Any]
+"""Where filtered events go. The table's is a SimpleQueue: its put() is reentrant, so a
+signal handler may use it (a Queue's put can deadlock on the lock its get holds)."""
 _STOP = object()
+#: an edge older than this when its callback runs is not believed (a clock mismatch)
+MAX_EDGE_AGE = 0.5
 
 
 class ButtonError(RuntimeError):
@@ -50,20 +70,20 @@ class ButtonError(RuntimeError):
 class ButtonFilter:
     """One button's edges and deadlines -> press / long_press / stuck / release events."""
 
-    __slots__ = ("_confirm_at", "_hold_at", "_raw_since", "_stuck_at", "_window_end", "button",
+    __slots__ = ("_confirm_at", "_deferred", "_hold_at", "_release_at", "_stuck_at", "button",
                  "down", "emit", "raw", "seat", "stuck", "timing")
 
     def __init__(self, seat: str, button: str, timing: Timing,
                  emit: Callable[[InputEvent], None]) -> None:
         self.seat, self.button, self.timing, self.emit = seat, button, timing, emit
         self.raw = False  # last level seen on the pin (True = active)
-        self._raw_since = 0.0
         self.down = False  # accepted state
         self.stuck = False
-        self._confirm_at: float | None = None
-        self._window_end: float | None = None
+        self._confirm_at: float | None = None  # a press being confirmed
+        self._release_at: float | None = None  # a release being confirmed
         self._hold_at: float | None = None
         self._stuck_at: float | None = None
+        self._deferred = False  # hold/stuck deadlines moved to the end of _release_at
 
     def _event(self, kind: Kind, t: float) -> None:
         self.emit(InputEvent(self.seat, self.button, kind, t))
@@ -72,12 +92,25 @@ class ButtonFilter:
         """The pin went active/inactive at `t` (deadlines up to `t` must be fired first)."""
         if active == self.raw:
             return
-        self.raw, self._raw_since = active, t
-        if self._window_end is None:
-            self._settle(t)
+        self.raw = active
+        if active:
+            cancelled, self._release_at = self._release_at, None  # bounce or a dropout
+            if self._deferred:  # a hold that fell inside the dropout is due now
+                self._deferred = False
+                if self._hold_at == cancelled:
+                    self._hold_at = t
+                if self._stuck_at == cancelled:
+                    self._stuck_at = t
+            if not self.down:
+                self._confirm_at = t + self.timing.glitch
+        else:
+            self._confirm_at = None  # shorter than the glitch window: nothing
+            if self.down:
+                self._release_at = t + self.timing.debounce
+        self.fire(t)
 
     def deadline(self) -> float | None:
-        ds = [d for d in (self._confirm_at, self._window_end, self._hold_at, self._stuck_at)
+        ds = [d for d in (self._confirm_at, self._release_at, self._hold_at, self._stuck_at)
               if d is not None]
         return min(ds) if ds else None
 
@@ -87,12 +120,19 @@ class ButtonFilter:
             d = self.deadline()
             if d is None or d > now:
                 return
-            if d == self._window_end:
-                self._window_end = None
-                self._settle(d)
-            elif d == self._confirm_at:
+            if d == self._confirm_at:
                 self._confirm_at = None
                 self._accept(True, d)
+            elif d == self._release_at:
+                self._release_at = None
+                self._accept(False, d)
+            elif self._release_at is not None:
+                # a hold or stuck deadline while a release is unconfirmed: decide after it
+                self._deferred = True
+                if d == self._hold_at:
+                    self._hold_at = self._release_at
+                else:
+                    self._stuck_at = self._release_at
             elif d == self._hold_at:
                 self._hold_at = None
                 self._event("long_press", d)
@@ -101,24 +141,9 @@ class ButtonFilter:
                 self.stuck = True
                 self._event("stuck", d)
 
-    def _settle(self, t: float) -> None:
-        """Compare the pin with the accepted state outside any debounce window."""
-        if self.raw and not self.down:
-            if self._confirm_at is None:
-                confirm = self._raw_since + self.timing.glitch
-                if confirm <= t:
-                    self._accept(True, t)
-                else:
-                    self._confirm_at = confirm
-        elif not self.raw:
-            self._confirm_at = None  # shorter than the glitch window: nothing
-            if self.down:
-                self._accept(False, t)
-
     def _accept(self, active: bool, t: float) -> None:
         self.down = active
-        if self.timing.debounce > 0:
-            self._window_end = t + self.timing.debounce
+        self._deferred = False
         if active:
             self._hold_at = t + self.timing.hold
             self._stuck_at = t + self.timing.stuck
@@ -137,10 +162,10 @@ class ButtonBank:
     """
 
     def __init__(self, timing: Timing, *, clock: Clock = time.monotonic,
-                 events: queue.Queue[InputEvent] | None = None) -> None:
+                 events: EventQueue | None = None) -> None:
         self.timing = timing
         self.clock = clock
-        self.events: queue.Queue[InputEvent] = events if events is not None else queue.Queue()
+        self.events: EventQueue = events if events is not None else queue.SimpleQueue()
         self.edges: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.filters: dict[tuple[str, str], ButtonFilter] = {}
         self._busy: set[ButtonFilter] = set()
@@ -230,15 +255,19 @@ def factory_name(factory: Any) -> str:
 
 
 class Buttons:
-    """Every configured button, filtered, feeding one `queue.Queue[InputEvent]` (`.events`).
+    """Every configured button, filtered, feeding one queue of `InputEvent`s (`.events`).
 
     With `thread=True` (the default) a worker thread runs the filters; with
     `thread=False` the owner calls `process()` (tests, single-threaded tools).
+    `edge_ages` dates each edge by the pin's own timestamp (see the module's
+    docstring); by default only when `clock` is `time.monotonic`, the clock those
+    timestamps are on.
     """
 
     def __init__(self, specs: Iterable[ButtonSpec] | HwConfig, *, timing: Timing | None = None,
                  pin_factory: Any = None, clock: Clock = time.monotonic,
-                 events: queue.Queue[InputEvent] | None = None, thread: bool = True) -> None:
+                 events: EventQueue | None = None, thread: bool = True,
+                 edge_ages: bool | None = None) -> None:
         lgpio_workdir()
         from gpiozero import DigitalInputDevice
         from gpiozero.exc import GPIOZeroError
@@ -267,8 +296,9 @@ class Buttons:
                 self.specs[(spec.seat, spec.button)] = spec
                 if dev.is_active:  # pressed (or stuck) at start-up: treat as a press now
                     self.bank.record(f, True)
-                dev.when_activated = _recorder(self.bank, f, True)
-                dev.when_deactivated = _recorder(self.bank, f, False)
+                aged = clock is time.monotonic if edge_ages is None else edge_ages
+                dev.when_activated = _recorder(self.bank, f, dev, True, aged)
+                dev.when_deactivated = _recorder(self.bank, f, dev, False, aged)
         except BaseException:
             self._close_devices()
             raise
@@ -343,8 +373,20 @@ class Buttons:
         self.close()
 
 
-def _recorder(bank: ButtonBank, f: ButtonFilter, active: bool) -> Callable[[], None]:
-    def record() -> None:
-        bank.edges.put((f, active, bank.clock()))
+def _recorder(bank: ButtonBank, f: ButtonFilter, dev: Any, active: bool,
+              aged: bool) -> Callable[[], None]:
+    """The GPIO callback: the edge's time (the clock, less the edge's age) onto the queue."""
+    clock = bank.clock
 
-    return record
+    def record() -> None:
+        bank.edges.put((f, active, clock()))
+
+    def record_aged() -> None:
+        now = clock()
+        # gpiozero: seconds since the pin's own timestamp of this edge (lgpio: the kernel's)
+        age = dev.active_time if active else dev.inactive_time
+        if age is not None and 0.0 < age < MAX_EDGE_AGE:
+            now -= age
+        bank.edges.put((f, active, now))
+
+    return record_aged if aged else record

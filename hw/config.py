@@ -46,11 +46,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hw.tomlsource import ConfigError, Key, TomlSource
+from hw.schema import (
+    Bool,
+    Choice,
+    Custom,
+    Int,
+    Key,
+    Number,
+    Section,
+    Table,
+    Text,
+    Variants,
+    kind_of,
+)
+from hw.tomlsource import ConfigError, TomlSource
+from hw.tomlsource import Key as KeyPath
 
 __all__ = [
     "BACKENDS",
     "BUTTONS_BY_KIND",
+    "TABLES",
     "ConfigError",
     "HwConfig",
     "PipelineConfig",
@@ -86,7 +101,11 @@ _SEAT_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """Button filter timing, in seconds (the file gives milliseconds, stuck in seconds)."""
+    """Button filter timing, in seconds (the file gives milliseconds, stuck in seconds).
+
+    `debounce`: how long a contact must stay open before a release counts;
+    `glitch`: how long it must stay closed before a press counts (hw.buttons).
+    """
 
     debounce: float = 0.020
     glitch: float = 0.001
@@ -160,89 +179,6 @@ class HwConfig:
         return tuple(b for seat in self.seats for b in seat.buttons)
 
 
-class _Table:
-    """One TOML table being read: typed getters that raise errors naming the key and line."""
-
-    def __init__(self, src: TomlSource, key: Key, data: Any) -> None:
-        self.src, self.key = src, key
-        if not isinstance(data, dict):
-            raise src.error(key, f"must be a table, got {_kind(data)}")
-        self.data = data
-
-    def err(self, name: str | None, message: str) -> ConfigError:
-        return self.src.error(self.key + ((name,) if name else ()), message)
-
-    def check_keys(self, allowed: set[str] | tuple[str, ...], why: str = "") -> None:
-        for name in self.data:
-            if name not in allowed:
-                hint = why or f"expected one of: {', '.join(sorted(allowed))}"
-                raise self.err(name, f"unknown key ({hint})")
-
-    def has(self, name: str) -> bool:
-        return name in self.data
-
-    def _lookup(self, name: str, default: Any) -> tuple[bool, Any]:
-        """(True, value) if the key is written; (False, default) if not and there is one."""
-        if name in self.data:
-            return True, self.data[name]
-        if default is ...:
-            raise self.err(None, f"missing key {name!r}")
-        return False, default
-
-    def int(self, name: str, default: Any = ..., *, lo: int | None = None,
-            hi: int | None = None) -> Any:
-        found, v = self._lookup(name, default)
-        if not found:
-            return v
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise self.err(name, f"must be a whole number, got {_kind(v)} {v!r}")
-        _range(self, name, v, lo, hi)
-        return v
-
-    def num(self, name: str, default: Any = ..., *, lo: float | None = None,
-            hi: float | None = None, above: float | None = None) -> Any:
-        found, v = self._lookup(name, default)
-        if not found:
-            return v
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise self.err(name, f"must be a number, got {_kind(v)} {v!r}")
-        if above is not None and not v > above:
-            raise self.err(name, f"{v} is out of range: must be greater than {above}")
-        _range(self, name, v, lo, hi)
-        return float(v)
-
-    def bool(self, name: str, default: Any = ...) -> Any:
-        found, v = self._lookup(name, default)
-        if not found:
-            return v
-        if not isinstance(v, bool):
-            raise self.err(name, f"must be true or false, got {_kind(v)} {v!r}")
-        return v
-
-    def str(self, name: str, default: Any = ..., *, choices: tuple[str, ...] | set[str] = ()
-            ) -> Any:
-        found, v = self._lookup(name, default)
-        if not found:
-            return v
-        if not isinstance(v, str):
-            raise self.err(name, f"must be a string, got {_kind(v)} {v!r}")
-        if choices and v not in choices:
-            raise self.err(name, f"{v!r} is not one of: {', '.join(sorted(choices))}")
-        return v
-
-
-def _range(t: _Table, name: str, v: float, lo: float | None, hi: float | None) -> None:
-    if (lo is not None and v < lo) or (hi is not None and v > hi):
-        span = f"{lo}..{hi}" if lo is not None and hi is not None else (
-            f">= {lo}" if lo is not None else f"<= {hi}")
-        raise t.err(name, f"{v} is out of range: must be {span}")
-
-
-def _kind(v: Any) -> str:
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string",
-            list: "a list", dict: "a table"}.get(type(v), type(v).__name__)
-
-
 def parse_colour(value: Any) -> RGB:
     """"#rrggbb" or [r, g, b] with channels 0-255; ValueError otherwise (message says which)."""
     if isinstance(value, str):
@@ -276,47 +212,128 @@ def parse_config_text(text: str, *, source: str = "<config>") -> HwConfig:
     return _parse(TomlSource.parse(text, name=source))
 
 
+# --- the schema of hw's tables ------------------------------------------------------------
+def _gpio(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"must be a BCM GPIO number, got {kind_of(value)} {value!r}")
+    if value not in BCM_PINS:
+        raise ValueError(f"GPIO{value} does not exist: use a BCM number 0-27")
+    return value
+
+
+def _ws281x_pin(value: Any) -> int:
+    pin = _gpio(value)
+    if pin not in WS281X_PINS:
+        raise ValueError(f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), 13 or 19 "
+                         "(PWM1), 21 (PCM) or 10 (SPI)")
+    return pin
+
+
+def _order(value: Any) -> str:
+    if not isinstance(value, str) or value not in _ORDERS:
+        raise ValueError(f"{value!r} is not a colour order like 'GRB', 'RGB' or 'GRBW'")
+    return value
+
+
+def _span_of(value: Any) -> tuple[int, int]:
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+        raise ValueError("must be [first, last] LED indices (inclusive)")
+    first, last = value
+    if not 0 <= first <= last:
+        raise ValueError(f"[{first}, {last}]: first must be 0 or more and not after last")
+    return first, last
+
+
+GPIO = Custom("a BCM GPIO number 0-27", _gpio)
+COLOUR = Custom("'#rrggbb' or [r, g, b]", parse_colour)
+_PULL = (
+    Key("pull_up", Bool(), None, "true: the Pi's pull-up (pressed = low); false: pull-down"),
+    Key("active_high", Bool(), None, "with an external resistor and no pull_up: pressed = high"),
+)
+BUTTONS = Table(
+    Key("debounce_ms", Number(lo=0, hi=1000), 20,
+        "a release counts once the contact has stayed open this long"),
+    Key("glitch_ms", Number(lo=0, hi=100), 1,
+        "a press counts once the contact has stayed closed this long"),
+    Key("hold_ms", Number(lo=50, hi=60_000), 600, "held this long: long_press"),
+    Key("stuck_s", Number(lo=1, hi=3600), 30, "held this long: reported once as stuck"),
+    Key("pin_factory", Choice(PIN_FACTORIES), None, "gpiozero's pin factory"),
+    *_PULL,
+)
+SEAT = Variants(
+    Key("kind", Choice(tuple(BUTTONS_BY_KIND)), "three", "three buttons, or one (tap and hold)"),
+    common=(Key("colour", COLOUR, None, "the seat's colour"), *_PULL),
+    by={kind: Table(*(Key(b, GPIO, help="the GPIO number of that button") for b in names))
+        for kind, names in BUTTONS_BY_KIND.items()},
+)
+SEATS = Table(rest=SEAT, rest_name="seat name: letters, digits, '-' or '_' (and not 'table')",
+              rest_pattern=r"(?!table$)[A-Za-z0-9_-]+")
+TABLE_KEYS = Table(*(Key(b, GPIO, None, f"the {b} button's GPIO number") for b in TABLE_BUTTONS),
+                   *_PULL)
+SEGMENTS = Table(rest=Custom("[first, last] LED indices (inclusive)", _span_of),
+                 rest_name="segment name")
+STRIP = Variants(
+    Key("backend", Choice(BACKENDS), help="which LEDs to drive, e.g. backend = \"mock\""),
+    common=(Key("count", Int(lo=1, hi=10_000), help="how many LEDs"),
+            Key("order", Custom("a colour order like 'GRB'", _order), None),
+            Key("segments", SEGMENTS, {})),
+    by={
+        "ws281x": Table(Key("pin", Custom("18, 12, 13, 19, 21 or 10", _ws281x_pin), 18),
+                        Key("dma", Int(lo=0, hi=14), 10), Key("channel", Int(lo=0, hi=1), None),
+                        Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
+                        Key("invert", Bool(), False)),
+        "spi": Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
+                     Key("spi_hz", Int(lo=1), 2_400_000)),
+        "adalight": Table(Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
+                          Key("baud", Int(lo=1200, hi=4_000_000), 115_200)),
+        "mcu": Table(),  # the device is the [mcu] table's (firmware_bridge.config)
+        "mock": Table(),
+        "terminal": Table(Key("width", Int(lo=1, hi=1000), 60)),
+    },
+)
+PIPELINE = Table(
+    Key("brightness", Number(lo=0, hi=1), 1.0),
+    Key("gamma", Number(lo=1.0, hi=4.0), 2.2),
+    Key("ma_per_channel", Number(above=0, hi=200), 20.0),
+    Key("idle_ma", Number(lo=0, hi=20), 1.0),
+    Key("budget_ma", Number(above=0, hi=1_000_000), None),
+    Key("fps", Number(above=0, hi=1000), 60.0),
+    Key("dimming", Table(rest=Number(lo=0, hi=1), rest_name="segment name"), {}),
+)
+#: hw's tables of the config file; the rest of the file belongs to other layers
+TABLES: dict[str, Table | Variants] = {"buttons": BUTTONS, "seats": SEATS, "table": TABLE_KEYS,
+                                       "strip": STRIP, "pipeline": PIPELINE}
+
+
 def _parse(src: TomlSource) -> HwConfig:
     data = src.data
-    buttons = _Table(src, ("buttons",), data.get("buttons", {}))
-    buttons.check_keys({"debounce_ms", "glitch_ms", "hold_ms", "stuck_s", "pin_factory",
-                        "pull_up", "active_high"})
-    timing = Timing(
-        debounce=buttons.num("debounce_ms", 20, lo=0, hi=1000) / 1000,
-        glitch=buttons.num("glitch_ms", 1, lo=0, hi=100) / 1000,
-        hold=buttons.num("hold_ms", 600, lo=50, hi=60_000) / 1000,
-        stuck=buttons.num("stuck_s", 30, lo=1, hi=3600),
-    )
+    b = BUTTONS.read(src, ("buttons",), data.get("buttons", {}))
+    timing = Timing(debounce=b["debounce_ms"] / 1000, glitch=b["glitch_ms"] / 1000,
+                    hold=b["hold_ms"] / 1000, stuck=b["stuck_s"])
     if timing.stuck <= timing.hold:
-        raise buttons.err("stuck_s", "must be longer than hold_ms")
+        raise b.err("stuck_s", "must be longer than hold_ms")
     if timing.hold <= max(timing.debounce, timing.glitch):
-        raise buttons.err("hold_ms", "must be longer than debounce_ms and glitch_ms")
-    pin_factory = buttons.str("pin_factory", None, choices=PIN_FACTORIES)
-    default_pull = _pull(buttons, (True, None))
+        raise b.err("hold_ms", "must be longer than debounce_ms and glitch_ms")
+    default_pull = _pull(b, (True, None))
 
     seats: list[SeatConfig] = []
-    seats_t = _Table(src, ("seats",), data.get("seats", {}))
-    for name, body in seats_t.data.items():
-        if name == TABLE_SEAT or not _SEAT_NAME.fullmatch(name):
-            raise seats_t.err(name, "seat names are letters, digits, '-' or '_' (and not 'table')")
-        seats.append(_seat(src, ("seats", name), name, body, default_pull))
+    for name, seat in SEATS.read(src, ("seats",), data.get("seats", {})).items():
+        seats.append(_seat(seat, name, default_pull))
     if "table" in data:
-        seats.append(_seat(src, ("table",), TABLE_SEAT, data["table"], default_pull))
+        table = TABLE_KEYS.read(src, ("table",), data["table"])
+        seats.append(_seat(table, TABLE_SEAT, default_pull))
 
-    strip = None
-    if "strip" in data:
-        strip = _strip(_Table(src, ("strip",), data["strip"]))
-    pipeline = _pipeline(_Table(src, ("pipeline",), data.get("pipeline", {})), strip)
-
+    strip = _strip(STRIP.read(src, ("strip",), data["strip"])) if "strip" in data else None
+    pipeline = _pipeline(PIPELINE.read(src, ("pipeline",), data.get("pipeline", {})), strip)
     _check_pins(src, seats, strip)
     return HwConfig(source=src.name, seats=tuple(seats), timing=timing,
-                    pin_factory=pin_factory, strip=strip, pipeline=pipeline)
+                    pin_factory=b["pin_factory"], strip=strip, pipeline=pipeline)
 
 
-def _pull(t: _Table, default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
+def _pull(t: Section, default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
     """(pull_up, active_high): an explicit active_high alone means an external resistor."""
-    pull_up = t.bool("pull_up", None)
-    active_high = t.bool("active_high", None)
+    pull_up, active_high = t["pull_up"], t["active_high"]
     if pull_up is None and active_high is None:
         return default
     if active_high is None:
@@ -331,110 +348,55 @@ def _pull(t: _Table, default: tuple[bool | None, bool | None]) -> tuple[bool | N
     return pull_up, None
 
 
-def _seat(src: TomlSource, key: Key, name: str, body: Any,
-          default_pull: tuple[bool | None, bool | None]) -> SeatConfig:
-    t = _Table(src, key, body)
-    if name == TABLE_SEAT:
-        kind, names = "table", TABLE_BUTTONS
-        t.check_keys({*TABLE_BUTTONS, "pull_up", "active_high"})
-    else:
-        kind = t.str("kind", "three", choices=tuple(BUTTONS_BY_KIND))
-        names = BUTTONS_BY_KIND[kind]
-        t.check_keys({"kind", "colour", "pull_up", "active_high", *names},
-                     f"a {kind!r} seat has {', '.join(names)}, kind, colour, pull_up, "
-                     "active_high")
+def _seat(t: Section, name: str, default_pull: tuple[bool | None, bool | None]) -> SeatConfig:
+    kind = "table" if name == TABLE_SEAT else t["kind"]
+    names = TABLE_BUTTONS if kind == "table" else BUTTONS_BY_KIND[kind]
     pull_up, active_high = _pull(t, default_pull)
-    buttons = []
-    for button in names:
-        if not t.has(button):
-            if kind == "table":
-                continue
-            raise t.err(None, f"missing key {button!r} (the GPIO number of that button)")
-        pin = t.data[button]
-        if isinstance(pin, bool) or not isinstance(pin, int):
-            raise t.err(button, f"must be a BCM GPIO number, got {_kind(pin)} {pin!r}")
-        if pin not in BCM_PINS:
-            raise t.err(button, f"GPIO{pin} does not exist: use a BCM number 0-27")
-        buttons.append(ButtonSpec(name, button, pin, pull_up, active_high))
-    colour = None
-    if t.has("colour"):
-        try:
-            colour = parse_colour(t.data["colour"])
-        except ValueError as e:
-            raise t.err("colour", str(e)) from None
-    return SeatConfig(name=name, kind=kind, buttons=tuple(buttons), colour=colour)
+    buttons = tuple(ButtonSpec(name, b, t[b], pull_up, active_high) for b in names
+                    if t[b] is not None)
+    return SeatConfig(name=name, kind=kind, buttons=buttons, colour=t.get("colour"))
 
 
-_STRIP_COMMON = {"backend", "count", "order", "segments"}
-_STRIP_KEYS = {
-    "ws281x": {"pin", "dma", "channel", "freq_hz", "invert"},
-    "spi": {"spi_bus", "spi_device", "spi_hz"},
-    "adalight": {"port", "baud"},
-    "mcu": set(),  # the device is the [mcu] table's (firmware_bridge.config)
-    "mock": set(),
-    "terminal": {"width"},
-}
-
-
-def _strip(t: _Table) -> StripConfig:
-    backend = t.str("backend", choices=BACKENDS)
-    allowed = _STRIP_COMMON | _STRIP_KEYS[backend]
-    t.check_keys(allowed, f"backend {backend!r} takes: {', '.join(sorted(allowed))}")
-    count = t.int("count", lo=1, hi=10_000)
-    order = t.str("order", "GRB" if backend in ("ws281x", "spi", "mcu") else "RGB")
-    if order not in _ORDERS:
-        raise t.err("order", f"{order!r} is not a colour order like 'GRB', 'RGB' or 'GRBW'")
+def _strip(t: Section) -> StripConfig:
+    backend, count = t["backend"], t["count"]
+    order = t["order"] or ("GRB" if backend in ("ws281x", "spi", "mcu") else "RGB")
     kw: dict[str, Any] = {}
     if backend == "ws281x":
-        pin = t.int("pin", 18)
-        if pin not in WS281X_PINS:
-            raise t.err("pin", f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), "
-                        "13 or 19 (PWM1), 21 (PCM) or 10 (SPI)")
-        dma = t.int("dma", 10, lo=0, hi=14)
-        if dma == 5:
+        pin = t["pin"]
+        if t["dma"] == 5:
             raise t.err("dma", "DMA 5 is used by the SD card on current kernels and writing "
                         "to it can corrupt the card; use dma = 10")
         channel = 1 if WS281X_PINS[pin] == "PWM1" else 0
-        if t.has("channel") and t.int("channel", lo=0, hi=1) != channel:
+        if t["channel"] is not None and t["channel"] != channel:
             raise t.err("channel", f"GPIO{pin} is on channel {channel}")
-        kw = dict(pin=pin, dma=dma, channel=channel,
-                  freq_hz=t.int("freq_hz", 800_000, lo=400_000, hi=800_000),
-                  invert=t.bool("invert", False))
+        kw = dict(pin=pin, dma=t["dma"], channel=channel, freq_hz=t["freq_hz"],
+                  invert=t["invert"])
     elif backend == "spi":
         from hw.backends.spi import spi_timing
 
-        hz = t.int("spi_hz", 2_400_000)
         try:
-            spi_timing(hz)
+            spi_timing(t["spi_hz"])
         except ValueError as e:
             raise t.err("spi_hz", str(e)) from None
         if len(order) == 4:
             raise t.err("order", "the spi backend drives 3-channel WS2812 strips only")
-        kw = dict(spi_bus=t.int("spi_bus", 0, lo=0, hi=6),
-                  spi_device=t.int("spi_device", 0, lo=0, hi=3), spi_hz=hz)
+        kw = dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
     elif backend == "adalight":
-        kw = dict(port=t.str("port"), baud=t.int("baud", 115_200, lo=1200, hi=4_000_000))
+        kw = dict(port=t["port"], baud=t["baud"])
         if len(order) == 4:
             raise t.err("order", "Adalight carries RGB only; set the device's own order")
     elif backend == "mcu" and len(order) == 4:
         raise t.err("order", "the table microcontroller drives 3-channel WS2812 strips only")
     elif backend == "terminal":
-        kw = dict(width=t.int("width", 60, lo=1, hi=1000))
-    segments = _segments(t, count)
+        kw = dict(width=t["width"])
+    segments = _segments(t["segments"], count)
     return StripConfig(backend=backend, count=count, order=order, segments=segments, **kw)
 
 
-def _segments(strip: _Table, count: int) -> dict[str, tuple[int, int]]:
-    t = _Table(strip.src, (*strip.key, "segments"), strip.data.get("segments", {}))
+def _segments(t: Section, count: int) -> dict[str, tuple[int, int]]:
     out: dict[str, tuple[int, int]] = {}
     taken: dict[int, str] = {}
-    for name, span in t.data.items():
-        if not (isinstance(span, list) and len(span) == 2
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in span)):
-            raise t.err(name, "must be [first, last] LED indices (inclusive)")
-        first, last = span
-        if not 0 <= first <= last:
-            raise t.err(name, f"[{first}, {last}]: first must be 0 or more and not after last")
+    for name, (first, last) in t.items():
         if last >= count:
             raise t.err(name, f"LED {last} is past the strip's {count} LEDs (0-{count - 1})")
         for i in range(first, last + 1):
@@ -445,40 +407,29 @@ def _segments(strip: _Table, count: int) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _pipeline(t: _Table, strip: StripConfig | None) -> PipelineConfig:
-    t.check_keys({"brightness", "gamma", "ma_per_channel", "idle_ma", "budget_ma", "fps",
-                  "dimming"})
-    cfg = PipelineConfig(
-        brightness=t.num("brightness", 1.0, lo=0, hi=1),
-        gamma=t.num("gamma", 2.2, lo=1.0, hi=4.0),
-        ma_per_channel=t.num("ma_per_channel", 20.0, above=0, hi=200),
-        idle_ma=t.num("idle_ma", 1.0, lo=0, hi=20),
-        budget_ma=t.num("budget_ma", None, above=0),
-        fps=t.num("fps", 60.0, above=0, hi=1000),
-    )
-    dim = _Table(t.src, (*t.key, "dimming"), t.data.get("dimming", {}))
+def _pipeline(t: Section, strip: StripConfig | None) -> PipelineConfig:
     segments = strip.segments if strip else {}
-    dimming = {}
-    for name in dim.data:
+    dim = t["dimming"]
+    for name in dim:
         if name not in segments:
             known = ", ".join(segments) or "none: add [strip.segments]"
             raise dim.err(name, f"names no segment of the strip (segments: {known})")
-        dimming[name] = dim.num(name, lo=0, hi=1)
-    if cfg.budget_ma is not None and strip is not None:
-        idle = strip.count * cfg.idle_ma
-        if cfg.budget_ma <= idle:
+    budget = t["budget_ma"]
+    if budget is not None and strip is not None:
+        idle = strip.count * t["idle_ma"]
+        if budget <= idle:
             raise t.err("budget_ma", (
-                f"{cfg.budget_ma:g} mA does not even cover the strip's idle current "
-                f"({strip.count} LEDs x {cfg.idle_ma:g} mA = {idle:g} mA)"))
-    return PipelineConfig(brightness=cfg.brightness, gamma=cfg.gamma,
-                          ma_per_channel=cfg.ma_per_channel, idle_ma=cfg.idle_ma,
-                          budget_ma=cfg.budget_ma, fps=cfg.fps, dimming=dimming)
+                f"{budget:g} mA does not even cover the strip's idle current "
+                f"({strip.count} LEDs x {t['idle_ma']:g} mA = {idle:g} mA)"))
+    return PipelineConfig(brightness=t["brightness"], gamma=t["gamma"],
+                          ma_per_channel=t["ma_per_channel"], idle_ma=t["idle_ma"],
+                          budget_ma=budget, fps=t["fps"], dimming=dict(dim))
 
 
 def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | None) -> None:
-    used: dict[int, tuple[Key, str]] = {}
+    used: dict[int, tuple[KeyPath, str]] = {}
 
-    def claim(pin: int, key: Key, what: str) -> None:
+    def claim(pin: int, key: KeyPath, what: str) -> None:
         if pin in used:
             other_key, other = used[pin]
             line = src.line_of(other_key)
@@ -498,7 +449,7 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
                 claim(pin, ("strip", "backend"), f"the SPI strip (enabling SPI{spi_bus} takes "
                       f"GPIO{', '.join(map(str, pins))})")
     for seat in seats:
-        base: Key = ("table",) if seat.kind == "table" else ("seats", seat.name)
+        base: KeyPath = ("table",) if seat.kind == "table" else ("seats", seat.name)
         for b in seat.buttons:
             key = (*base, b.button)
             claim(b.pin, key, ".".join(key))

@@ -60,6 +60,9 @@ class TomlSource:
             text = path.read_text(encoding="utf-8")
         except OSError as e:
             raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"{path}: not a TOML file: byte {e.start} is not UTF-8 text"
+                              ) from None
         return cls.parse(text, name=str(path))
 
     @classmethod

@@ -21,6 +21,7 @@ from pathlib import Path
 import engine
 from hw.tomlsource import ConfigError
 
+from .. import args as types
 from ..cards import CardError, CardRegistry, catalogue, default_path
 
 DEFAULT_CONFIG = Path("/etc/tavola/tavola.toml")
@@ -30,6 +31,17 @@ COLUMNS = 3
 def _fail(message: str) -> int:
     print(f"tavola cards: {message}", file=sys.stderr)
     return 2
+
+
+def _usb(text: str) -> str:
+    """--usb checked when parsed: a bad id is one line, not a failure inside the link."""
+    from firmware_bridge.ports import DeviceSpec
+
+    try:
+        DeviceSpec.parse_usb(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def _registry_path(args: argparse.Namespace) -> Path:
@@ -224,11 +236,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--keyboard", action="store_true",
                    help="read ids typed on stdin (a scanner in USB keyboard mode)")
     q.add_argument("--device", metavar="PATH", help="the scanner's device, e.g. /dev/ttyUSB0")
-    q.add_argument("--usb", metavar="VID:PID", help="the scanner's USB id, e.g. 1a86:7523")
+    q.add_argument("--usb", metavar="VID:PID", type=_usb,
+                   help="the scanner's USB id, e.g. 1a86:7523")
     q.add_argument("--kind", choices=("barcode", "rdm6300", "mcu"), default="barcode",
                    help="what --device or --usb is (default barcode)")
-    q.add_argument("--baud", type=int, default=9600, help="serial speed (default 9600)")
-    q.add_argument("--count", type=int, metavar="N", help="stop after pairing N cards")
+    q.add_argument("--baud", type=types.baud, default=9600, help="serial speed (default 9600)")
+    q.add_argument("--count", type=types.count, metavar="N", help="stop after pairing N cards")
     q.set_defaults(func=cmd_learn)
 
     q = cards_sub.add_parser("list", help="the game's cards and the ids paired with them")

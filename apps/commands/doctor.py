@@ -22,6 +22,8 @@ from hw.buttons import ButtonError, Buttons, factory_name, resolve_pin_factory
 from hw.config import ButtonSpec, ConfigError, HwConfig, load_config
 from hw.strip import StripError
 
+from .. import args as types
+
 DEMO_CONFIG = Path(__file__).resolve().parents[2] / "hw" / "demo_table.toml"
 LIT = (128, 128, 128)
 MARKERS = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
@@ -51,9 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"the config file (default with --mock: {DEMO_CONFIG.name})")
     p.add_argument("--mock", action="store_true",
                    help="use the mock LED backend and MockFactory pins: no hardware, no person")
-    p.add_argument("--timeout", type=float, default=10.0, metavar="S",
+    p.add_argument("--timeout", type=types.positive_seconds, default=10.0, metavar="S",
                    help="seconds to wait for each button press (default 10)")
-    p.add_argument("--segment-seconds", type=float, default=None, metavar="S",
+    p.add_argument("--segment-seconds", type=types.seconds, default=None, metavar="S",
                    help="how long each segment stays lit (default 2, or 0 when mocked)")
     p.set_defaults(func=cmd_doctor)
 

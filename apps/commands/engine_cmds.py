@@ -12,6 +12,10 @@ from typing import Any
 import engine
 from apps.userdata import user_override_path
 from engine.core import PLAYOUT_LIMIT, DataError, IllegalAction, State, derive, play_out
+from hw.schema import Choice, Int, Invalid, Type, kind_of
+
+from .. import args as types
+from ..args import SEED
 
 
 def _game_arg(parser: argparse.ArgumentParser) -> None:
@@ -56,16 +60,12 @@ def parse_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
-    players = args.players or game.min_players
+    players = game.min_players if args.players is None else args.players
     options = parse_options(args)
     try:
         game.resolve_options(players, options)
     except ValueError as exc:
         raise SystemExit(f"tavola selfplay: {exc}") from None
-    if args.max_actions < 1:
-        raise SystemExit(
-            f"tavola selfplay: --max-actions must be at least 1, not {args.max_actions}"
-        )
     actions = errors = unfinished = 0
     first_error = ""
     start = time.perf_counter()
@@ -98,35 +98,68 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def load_record(path: Path) -> dict[str, Any]:
-    """Read a recorded game; a bad file is a clear message, not a traceback."""
+    """Read and check a recorded game; anything wrong is one line naming the field."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise SystemExit(f"tavola replay: cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
+    except UnicodeDecodeError as exc:
+        raise SystemExit(f"tavola replay: {path} is not JSON: byte {exc.start} is not UTF-8 "
+                         "text") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
         raise SystemExit(f"tavola replay: {path} is not JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise SystemExit(f"tavola replay: {path} must hold a JSON object with game, players, "
+                         f"seed, options and actions, not {kind_of(record)}")
     missing = [k for k in ("game", "players", "actions") if k not in record]
     if missing:
         raise SystemExit(f"tavola replay: {path} lacks {', '.join(missing)}")
+
+    def bad(field: str, message: str) -> SystemExit:
+        return SystemExit(f"tavola replay: {path}: {field}: {message}")
+
+    def check(field: str, kind: Type, value: Any) -> None:
+        try:
+            kind.check(value)
+        except Invalid as exc:
+            raise bad(field, str(exc)) from None
+
+    check("game", Choice(engine.games()), record["game"])
+    game = engine.get(record["game"])
+    check("players", Int(lo=game.min_players, hi=game.max_players), record["players"])
+    check("seed", SEED, record.get("seed", 0))
+    if not isinstance(record.get("options", {}), dict):
+        raise bad("options", f"must be an object of option names, got "
+                  f"{kind_of(record['options'])}")
+    actions = record["actions"]
+    if not isinstance(actions, list):
+        raise bad("actions", f"must be a list of notation strings or [seat, text] pairs, got "
+                  f"{kind_of(actions)}")
+    for n, item in enumerate(actions, 1):
+        if isinstance(item, list) and len(item) == 2:
+            continue
+        if not isinstance(item, str):
+            raise bad(f"action {n}", f"must be a notation string or a [seat, text] pair, got "
+                      f"{kind_of(item)} {str(item)[:40]!r}")
     return record
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(Path(args.file))
+    game = engine.get(record["game"])
     try:
-        game = engine.get(record["game"])
-        state = game.new_state(
-            int(record["players"]), seed=int(record.get("seed", 0)), options=record.get("options")
-        )
-    except (KeyError, ValueError) as exc:
-        raise SystemExit(f"tavola replay: {exc}") from None
+        state = game.new_state(record["players"], seed=record.get("seed", 0),
+                               options=record.get("options"))
+    except ValueError as exc:
+        raise SystemExit(f"tavola replay: {args.file}: options: {exc}") from None
     for position, item in enumerate(record["actions"], 1):
-        seat, text = (item[0], item[1]) if isinstance(item, list) else (None, str(item))
+        seat, text = (item[0], item[1]) if isinstance(item, list) else (None, item)
         try:
             state.apply(state.parse_action(text, player=seat))
         except IllegalAction as exc:
             print(
-                json.dumps({"ok": False, "position": position, "action": text, "reason": str(exc)})
+                json.dumps({"ok": False, "position": position, "action": str(text)[:200],
+                            "reason": str(exc)})
             )
             return 1
     summary = {
@@ -149,7 +182,7 @@ def cmd_data(args: argparse.Namespace) -> int:
     except DataError as exc:
         print(f"tavola data: {exc}", file=sys.stderr)
         return 1
-    groups = data.groups.values()
+    groups = list(data.groups.values())
     if args.provisional:
         groups = [g for g in groups if g.provenance == "provisional"]
     width = max((len(g.name) for g in data.groups.values()), default=10)
@@ -190,9 +223,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "games_per_s, us_per_action. Exit status 1 if any game raised an error.",
     )
     _game_arg(p)
-    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--games", type=types.count, default=100,
+                   help="how many games (default 100)")
+    p.add_argument("--players", type=types.players,
+                   help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=types.seed, default=1,
+                   help="seed of the first game (default 1)")
     p.add_argument(
         "--option",
         action="append",
@@ -202,7 +238,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--difficulty", help="the solo difficulty preset (Florence: easier, harder)")
     p.add_argument(
         "--max-actions",
-        type=int,
+        type=types.count,
         default=PLAYOUT_LIMIT,
         help=f"stop a game after this many actions and count it as unfinished (default "
         f"{PLAYOUT_LIMIT}; Strada Romana's rules allow endless play in a traffic jam)",

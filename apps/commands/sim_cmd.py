@@ -20,9 +20,11 @@ from pathlib import Path
 
 import engine
 from hw.events import InputEvent
+from hw.tomlsource import ConfigError
 
+from .. import args as types
 from .. import runtime
-from ..journal import default_path
+from ..journal import JournalError, default_path
 from ..sim import demo_config
 
 SEAT_KEYS = ["qwe", "asd", "zxc", "rty", "fgh", "vbn"]  # previous, select, next
@@ -84,9 +86,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tavola-sim-") as tmp:
         journal = Path(args.db) if args.db else (default_path() if args.keep else
                                                  Path(tmp) / "sim.db")
-        config = demo_config(game.name, seats, journal=journal, seed=args.seed,
-                             chance=args.chance)
-        table = runtime.Table(config, say=messages.append)
+        try:
+            config = demo_config(game.name, seats, journal=journal, seed=args.seed,
+                                 chance=args.chance)
+            table = runtime.Table(config, say=messages.append)
+        except (ConfigError, JournalError) as exc:
+            return types.fail("sim", exc)
         keys = key_map(seats)
         fd = sys.stdin.fileno()
         interactive = os.isatty(fd)
@@ -139,11 +144,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="which game (default strozzi)")
     p.add_argument("--seats", type=int, default=4, choices=range(1, 7),
                    help="seats at the virtual table (default 4)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the app's draws")
+    p.add_argument("--seed", type=types.seed, default=None, help="seed of the app's draws")
     p.add_argument("--chance", choices=("app", "pick"), default="app",
                    help="the app draws (default) or players pick what came up")
     p.add_argument("--db", help="journal file (default: temporary; see --keep)")
     p.add_argument("--keep", action="store_true",
                    help=f"keep games in the user journal ({default_path()})")
-    p.add_argument("--lines", type=int, default=8, help="message lines shown (default 8)")
+    p.add_argument("--lines", type=types.lines, default=8,
+                   help="message lines shown (default 8)")
     p.set_defaults(func=cmd_sim)

@@ -14,6 +14,7 @@ from pathlib import Path
 import engine
 from hw.tomlsource import ConfigError
 
+from .. import args as types
 from .. import runtime
 from ..journal import Journal, JournalError, default_path
 
@@ -27,9 +28,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ..sim import ButtonBot, ManualClock, demo_config, final_lines, strip_of
 
     game = engine.get(args.game)
-    players = args.players or game.min_players
+    players = game.min_players if args.players is None else args.players
     if not game.min_players <= players <= game.max_players:
-        return _fail(f"{game.title} is for {game.min_players}-{game.max_players} players")
+        return _fail(f"--players: {game.title} is for {game.min_players}-{game.max_players} "
+                     f"players, not {players}")
     out = sys.stdout
 
     def say(text: str) -> None:
@@ -41,7 +43,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         config = demo_config(game.name, players, journal=journal, seed=args.seed,
                              strip=args.strip, chance=args.chance)
         clock = ManualClock()
-        table = runtime.Table(config, clock=clock, button_thread=False, say=say)
+        try:
+            table = runtime.Table(config, clock=clock, button_thread=False, say=say)
+        except (ConfigError, JournalError) as exc:
+            return _fail(str(exc))
         try:
             say(f"{game.title} on a mocked table: {players} players, seed {args.seed}")
             table.app.start()
@@ -123,12 +128,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    """Read the journal without writing a byte (a wrong --db must never be changed)."""
     path = Path(args.db) if args.db else default_path()
     if not path.exists():
         print(f"no journal at {path} yet: no games played")
         return 0
-    journal = Journal(path)
     try:
+        journal = Journal(path, readonly=True)
+    except JournalError as exc:
+        return _fail(str(exc))
+    try:
+        if journal.report is not None:
+            print(f"tavola: {journal.report}", file=sys.stderr)
         games = journal.history(limit=args.limit)
         if not games:
             print("no finished games yet")
@@ -151,17 +162,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "GPIO buttons, the table's menus, journal and lights run as on a Pi. The same seed "
         "prints the same output byte for byte.")
     p.add_argument("game", choices=engine.games(), help="which game")
-    p.add_argument("--players", type=int, help="number of players (default: the minimum)")
-    p.add_argument("--seed", type=int, default=1, help="seed for bots and draws (default 1)")
+    p.add_argument("--players", type=types.players,
+                   help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=types.seed, default=1,
+                   help="seed for bots and draws (default 1)")
     p.add_argument("--strip", choices=("mock", "terminal"), default="mock",
                    help="where frames go: a recording strip (default) or the terminal")
     p.add_argument("--chance", choices=("app", "pick"), default="app",
                    help="the app draws (default) or the players pick what came up")
     p.add_argument("--db", help="journal file; an unfinished game in it is resumed "
                    "(default: a temporary file)")
-    p.add_argument("--noise", type=float, default=0.0,
+    p.add_argument("--noise", type=types.probability, default=0.0,
                    help="probability of an out-of-turn press before each decision")
-    p.add_argument("--pace", type=float, default=0.0,
+    p.add_argument("--pace", type=types.seconds, default=0.0,
                    help="real seconds to wait after each press (to watch, or to crash-test)")
     p.set_defaults(func=cmd_demo)
 
@@ -176,5 +189,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("history", help="finished games with their scores",
                        description="Lists finished games from the journal, newest first.")
     p.add_argument("--db", help=f"journal file (default {default_path()})")
-    p.add_argument("--limit", type=int, default=20, help="how many games (default 20)")
+    p.add_argument("--limit", type=types.count, default=20, help="how many games (default 20)")
     p.set_defaults(func=cmd_history)

@@ -70,6 +70,8 @@ def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[s
         if not isinstance(table, dict):
             raise DataError(f"{origin}: [{name}] must be a table of values")
         values = {k: v for k, v in table.items() if k not in ("provenance", "source")}
+        prov: Any
+        source: Any
         if override:
             prov, source = "override", str(table.get("source", origin))
         else:
@@ -95,6 +97,8 @@ def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
         raise DataError(f"{path}: {exc}") from None
     except OSError as exc:
         raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None
 
 
 def load_game_data(package: str, game: str, *, override: Path | str | None = None) -> GameData:

@@ -39,7 +39,11 @@ class Option:
     seat: bool = False
 
     def check(self, value: Any, players: int | None = None) -> Any:
-        if self.choices is not None and value not in self.choices:
+        """`value` if it is one of the choices, of the same type (`True` is not `1`), and,
+        for a seat option, a seat of the game."""
+        if self.choices is not None and not any(
+            type(c) is type(value) and c == value for c in self.choices
+        ):
             allowed = ", ".join(map(str, self.choices))
             raise ValueError(f"option {self.name} must be one of {allowed} (got {value!r})")
         if self.seat and players is not None and isinstance(value, int) and value >= players:
@@ -52,6 +56,15 @@ class Option:
         """The choices that are not seat numbers, as words before "a seat" ('random' or)."""
         named = [repr(c) for c in self.choices or () if not isinstance(c, int)]
         return f"{' or '.join(named)} or " if named else ""
+
+
+MAX_NOTATION = 200
+"""Longer text is never an action (the longest notation is a few dozen characters)."""
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    """`text` in quotes for a message, shortened: an input can be thousands of characters."""
+    return f"'{text}'" if len(text) <= limit else f"'{text[:limit]}...' ({len(text)} characters)"
 
 
 def seat_name(player: int) -> str:
@@ -329,10 +342,22 @@ class State(ABC):
     def parse_action(self, text: str, player: int | None = None) -> Action:
         """The legal action whose notation is `text`, for `player` if given.
 
-        Raises IllegalAction naming the rule when no legal action matches: GameOver,
-        NotYourTurn or UnknownNotation where that is the reason.
+        Raises IllegalAction naming the rule when no legal action matches (GameOver,
+        NotYourTurn or UnknownNotation where that is the reason), and for any input at all
+        that is not a legal action: text from a card registry, a replay file or a terminal
+        can hold anything (not a string, Unicode digits, a number of thousands of digits),
+        and callers catch IllegalAction only.
         """
+        if not isinstance(text, str):
+            raise UnknownNotation(f"{_quote(repr(text))} is not an action: actions are written "
+                                  f"in notation, like {self._example()}.")
+        if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
+            raise IllegalAction(f"{_quote(repr(player))} is not a seat: seats are numbered "
+                                f"0 to {self.players - 1} (and {CHANCE} for a draw).")
         canon = normalise(text)
+        if len(canon) > MAX_NOTATION:
+            raise UnknownNotation(f"{_quote(canon)} is not an action: notation is a few words, "
+                                  f"like {self._example()}.")
         current = self.current_player()
         if player is None or player == current:
             for action in self.legal_actions():
@@ -340,25 +365,41 @@ class State(ABC):
                     return action
         self._reject(current if player is None else player, canon)
 
+    def refusal(self, text: str) -> str | None:
+        """The game's `explain(text)`, or None when it has no reason or cannot give one.
+
+        An explanation is only words for the table: a game's explain that trips over odd
+        input (`int('²')`) must not turn a refused action into a crash.
+        """
+        try:
+            return self.explain(text)
+        except Exception:  # any failure falls back to the generic sentence
+            return None
+
+    def _example(self) -> str:
+        legal = self.legal_actions()
+        return f"'{legal[0].text}'" if legal else "'pass'"
+
     def _reject(self, player: int | None, text: str) -> NoReturn:
         current = self.current_player()
         if current is None:
-            raise GameOver(f"The game is over; '{text}' cannot be played.")
+            raise GameOver(f"The game is over; {_quote(text)} cannot be played.")
         if player != current:
             who = seat_name(current) if current != CHANCE else "a card or tile draw"
             raise NotYourTurn(
                 f"It is not {seat_name(player if player is not None else current)}'s turn: "
                 f"now it is {who}'s. {self.describe()}"
             )
-        reason = self.explain(text)
+        reason = self.refusal(text)
         if not self.is_notation(text):
             raise UnknownNotation(
-                reason or f"'{text}' is not {self.game.title} notation (docs/notation.md)."
+                reason or f"{_quote(text)} is not {self.game.title} notation (docs/notation.md)."
             )
         if reason is None:
             options = ", ".join(a.text for a in self.legal_actions()[:12])
             more = "" if len(self.legal_actions()) <= 12 else ", ..."
-            reason = f"'{text}' is not possible now. {self.describe()} Possible: {options}{more}."
+            reason = (f"{_quote(text)} is not possible now. {self.describe()} "
+                      f"Possible: {options}{more}.")
         raise IllegalAction(reason)
 
     # --- persistence --------------------------------------------------------------

@@ -119,7 +119,7 @@ def cobs_encode(data: bytes) -> bytes:
     return bytes(out)
 
 
-def cobs_decode(data: bytes) -> bytes:
+def cobs_decode(data: bytes | bytearray) -> bytes:
     """Undo `cobs_encode`; ValueError for anything it could not have produced.
 
     Decoded in place: each code byte after the first stands where the previous block's
@@ -182,7 +182,7 @@ def encode(ftype: int, seq: int, body: bytes = b"") -> bytes:
     return b"\x00" + cobs_encode(raw + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
 
 
-def decode(encoded: bytes) -> tuple:
+def decode(encoded: bytes | bytearray) -> tuple:
     """(type, seq, body) of one frame's bytes between delimiters; ValueError if damaged."""
     raw = cobs_decode(encoded)
     if len(raw) < 4:

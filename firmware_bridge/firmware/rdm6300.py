@@ -87,7 +87,7 @@ class Presence:
 
     def __init__(self, gap_ms: int = 500) -> None:
         self.gap_ms = gap_ms
-        self.code = None
+        self.code = None  # type: str | None
         self.last_ms = 0
 
     def new(self, code: str, now_ms: int) -> bool:

@@ -57,7 +57,8 @@ def test_selfplay_stops_a_game_at_its_bound_and_counts_it() -> None:
                             "--max-actions", "50").stdout)
     assert report["unfinished"] == 4 and report["actions"] == 4 * 50
     bad = run("selfplay", "strozzi", "--max-actions", "0", check=False)
-    assert bad.returncode != 0 and "--max-actions must be at least 1" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+    assert "--max-actions: 0 is out of range: must be a whole number 1-10000000" in bad.stderr
 
 
 def test_replay_of_a_demo_game_matches_its_scores(tmp_path: Path) -> None:

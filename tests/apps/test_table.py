@@ -4,39 +4,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import engine
+from apps.journal import JournalError
+from apps.menu import Menu
 from apps.runtime import Table
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.views import view_for
 from apps.views.base import ViewContext
 from engine.core import CHANCE
-
-
-@pytest.fixture
-def make_table(tmp_path: Path) -> Iterator:
-    tables: list[Table] = []
-    said: list[str] = []
-
-    def make(players: int = 4, seed: int = 5, *, chance: str = "app", one_button: int = 0,
-             db: Path | None = None) -> tuple[Table, ManualClock, ButtonBot]:
-        config = demo_config("strozzi", players, journal=db or tmp_path / "journal.db",
-                             seed=seed, chance=chance, one_button=one_button)
-        clock = ManualClock()
-        table = Table(config, clock=clock, button_thread=False, say=said.append)
-        tables.append(table)
-        table.app.start()
-        table.app.tick()
-        return table, clock, ButtonBot(table, clock, seed)
-
-    make.said = said  # type: ignore[attr-defined]
-    yield make
-    for table in tables:
-        table.close()
 
 
 def seated(make, **kw):
@@ -121,6 +100,92 @@ def test_an_out_of_turn_press_flashes_that_seat_and_changes_nothing(make_table,
     assert any(f"Seat {other}: it is seat {waiting}'s turn" in s for s in make_table.said)
 
 
+def slap(table: Table, clock, bot: ButtonBot, first: str) -> None:
+    """Every seat's select goes down at once; `first` lets go first, the others after."""
+    buttons = table.buttons
+    seats = table.app.players
+    for seat in seats:
+        buttons.press_pin(seat, "select", True)
+    clock.advance(0.05)
+    buttons.process()
+    for seat in [first, *(s for s in seats if s != first)]:
+        buttons.press_pin(seat, "select", False)
+        clock.advance(0.03)
+        buttons.process()
+    bot.pump()
+
+
+def test_a_slap_of_every_seats_select_confirms_one_action_only(make_table) -> None:
+    """The seat to act confirms with its release; the other seats' presses began out of
+    turn, so their releases must not act when the turn reaches them a moment later."""
+    table, clock, bot = seated(make_table, players=4, seed=3)
+    app = table.app
+    slaps = 0
+    while app.mode != "over" and slaps < 80:
+        state = app.state
+        seat = app._waiting_seat()
+        if app.mode != "playing" or state.current_player() == CHANCE or seat is None:
+            bot.advance(4)
+            continue
+        _, action = bot.choose()
+        commands = bot.presses_for(seat, action)
+        for command in commands[:-1]:
+            bot.command(seat, command)
+        before = len(state.history)
+        slap(table, clock, bot, seat)
+        slaps += 1
+        assert app.state.history[before].text == action.text
+        players = [a.player for a in app.state.history[before:] if a.player != CHANCE]
+        assert players == [action.player], f"slap {slaps} confirmed {players}"
+    assert slaps >= 40
+
+
+def test_a_long_press_begun_out_of_turn_never_acts(make_table) -> None:
+    """A one-button seat starts holding its button while the seat before it acts; the hold
+    completes once the turn has reached it. It began out of turn: it must not choose."""
+    table, clock, bot = seated(make_table, players=3, seed=8, one_button=3)
+    app = table.app
+    buttons = table.buttons
+    for _ in range(200):
+        seat = app._waiting_seat()
+        _, action = bot.choose()
+        trial = app.state.clone()
+        trial.apply(action)
+        after = trial.current_player()
+        if (app.mode == "playing" and app.state.current_player() != CHANCE
+                and after not in (None, CHANCE) and app.players[after] != seat):
+            break
+        bot.advance(3)
+    else:
+        raise AssertionError("no turn passed from one seat to another")
+    other = app.players[after]
+    commands = bot.presses_for(seat, action)
+    assert commands[-1] == "select"  # on one button: a hold
+    for command in commands[:-1]:
+        bot.command(seat, command)
+
+    def wait(seconds: float) -> None:
+        clock.advance(seconds)
+        buttons.process()
+        bot.pump()
+
+    before = len(app.state.history)
+    buttons.press_pin(seat, "button", True)  # the seat starts its hold ...
+    wait(0.3)
+    buttons.press_pin(other, "button", True)  # ... the next seat starts one out of turn
+    wait(0.35)  # the seat's hold completes: its action is confirmed
+    count = len(app.state.history)
+    assert count > before and app.state.history[before].text == action.text
+    assert app._waiting_seat() == other
+    wait(0.5)  # the other hold completes now that it is that seat's turn
+    buttons.press_pin(seat, "button", False)
+    buttons.press_pin(other, "button", False)
+    wait(0.1)
+    assert len(app.state.history) == count
+    fresh = Menu(app.state.legal_actions(), with_back=True)
+    assert other not in app.menus or app.menus[other].path() == fresh.path()
+
+
 def test_selecting_applies_only_after_confirmation(make_table, tmp_path: Path) -> None:
     table, _clock, bot = seated(make_table)
     app = table.app
@@ -178,20 +243,30 @@ def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) 
         for command in bot.presses_for(seat, action):
             bot.command(seat, command)
     before = snapshot(table)
+    last = table.app.state.history[-1]
+    count = len(table.app.state.history)
     table.close()
+    said = len(make_table.said)
     again, _clock2, _bot2 = make_table(seed=9)
     assert again.app.mode == "playing"
     assert snapshot(again) == before
     assert again.app.players == table.app.players and again.app.colours == table.app.colours
+    # it says where it resumed, and repeats the last action: a cut may have come between
+    # that action's commit and its acknowledgement
+    who = "draw" if last.player == CHANCE else f"seat {again.app.players[last.player]}"
+    assert make_table.said[said:said + 2] == [f"Resumed Strozzi after {count} actions.",
+                                              f"#{count} {who}: {last.text}"]
 
 
-def test_a_damaged_journal_is_set_aside_with_a_message(make_table, tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_journal_is_refused_and_left_alone(make_table,
+                                                                 tmp_path: Path) -> None:
     db = tmp_path / "journal.db"
     db.write_bytes(b"this is not a database at all" * 100)
-    table, _clock, _bot = make_table(db=db)
-    assert table.journal.recovered_from is not None and table.journal.recovered_from.exists()
-    assert any("damaged" in line for line in make_table.said)
-    assert table.app.mode == "seating"
+    with pytest.raises(JournalError, match=r"journal\.db is not an SQLite database.*nothing "
+                       r"was changed"):
+        make_table(db=db)
+    assert db.read_bytes() == b"this is not a database at all" * 100
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
 
 
 def test_a_truncated_journal_keeps_the_last_good_game(make_table, tmp_path: Path) -> None:
@@ -206,10 +281,12 @@ def test_a_truncated_journal_keeps_the_last_good_game(make_table, tmp_path: Path
         Path(str(db) + suffix).unlink(missing_ok=True)
     db.write_bytes(data[: len(data) // 2 + 100])
     again, _clock2, _bot2 = make_table(players=3, seed=4, db=db)
-    aside = again.journal.recovered_from
+    aside = again.journal.recovered_from  # SQLite calls a cut file corrupt: set aside
     assert aside is not None and aside.exists()
+    assert aside.read_bytes() == data[: len(data) // 2 + 100]
     kept = again.journal.history(5)
     assert [g.id for g in kept] == [finished.id] and kept[0].scores == finished.scores
+    assert any("damaged" in line and aside.name in line for line in make_table.said)
 
 
 def test_setup_guidance_lights_start_spaces_and_tokens(make_table) -> None:

@@ -14,7 +14,17 @@ from firmware_bridge.firmware import proto
 from firmware_bridge.mcu import McuLink, McuStrip
 from firmware_bridge.parsers import FrameParser
 from firmware_bridge.ports import DeviceSpec
-from firmware_bridge.protocol import Ack, Card, Heartbeat, Hello, HelloAck, Nak, decode, encode
+from firmware_bridge.protocol import (
+    Ack,
+    Button,
+    Card,
+    Heartbeat,
+    Hello,
+    HelloAck,
+    Nak,
+    decode,
+    encode,
+)
 from hw.events import InputEvent
 
 from .conftest import FAST, link_events, next_event, wait_for
@@ -234,3 +244,30 @@ def test_every_write_is_whole_usb_packets(offline) -> None:
     mcu.send(*[Ack(i) for i in range(40)])
     assert sent and all(len(w) % proto.USB_PACKET == 0 for w in sent)
     assert len(heard(sent)) == 1 + 1 + 40  # HELLO, then the ACKs: padding is no frame
+
+
+def test_events_faster_than_256_a_second_are_all_passed_on(offline) -> None:
+    """The board's 8-bit sequence number wraps within a second at 300 frames/s: an event
+    equal to the one 256 frames earlier is a new press, not that frame's resend. Real
+    resends (a lost ACK) still count once; an event whose original the line lost counts
+    when its resend arrives."""
+    mcu, _sent, emitted, now = offline
+    mcu.received(encode(HelloAck(1, 4, 3, "x"), 0), 1.0)
+    kinds = ("press", "release")
+    frames = {}
+    for n in range(1, 601):  # two seconds at 300 frames/s: press, release, press, ...
+        frames[n] = encode(Button(1, 1, n % 2 * 2), n & 0xFF)  # kind 0 press, 2 release
+    lost = {40, 300}  # the line garbles these originals
+    for n in range(1, 601):
+        now[0] += 1 / 300
+        if n not in lost:
+            mcu.received(frames[n], 1.0)
+        if n - 30 in frames and (n - 30) % 97 == 0:
+            mcu.received(frames[n - 30], 1.0)  # our ACK was lost: resent 100 ms later
+        if n - 30 in lost:
+            mcu.received(frames[n - 30], 1.0)  # the lost one's resend
+    presses = [e for e in emitted if isinstance(e, InputEvent)]
+    assert len(presses) == 600
+    assert [e.kind for e in presses].count("press") == 300
+    assert mcu.duplicates == len([n for n in range(1, 571) if n % 97 == 0])
+    assert all(p.kind in kinds for p in presses)

@@ -7,6 +7,14 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
+# One emulated Pi at a time on a machine: a second run (another clone, another CI job)
+# waits here for the first, instead of two guests sharing two cores and the image cache.
+LOCK="${TAVOLA_SYSTEM_LOCK:-/tmp/tavola-system-test.lock}"
+exec {lock_fd}>"$LOCK"
+if ! flock -n "$lock_fd"; then
+  echo "system-test: another run holds $LOCK; waiting for it"
+  flock "$lock_fd"
+fi
 bash "$HERE/host-deps.sh"
 t0=$EPOCHREALTIME
 TAVOLA_SYSTEM_IMAGE="$(bash "$HERE/build-image.sh" | tail -1)"

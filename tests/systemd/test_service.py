@@ -11,6 +11,7 @@ import os
 import socket
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -146,6 +147,42 @@ def test_sighup_reloads_the_config(service) -> None:
     assert "<3>config not reloaded, keeping the running one:" in err and "brightness" in err
 
 
+def test_a_storm_of_signals_neither_crashes_nor_hangs_the_service(service) -> None:
+    """systemd sends SIGHUP on `systemctl reload` and SIGTERM on stop, at any moment. The
+    handlers wake the main loop through its event queue: a `queue.Queue` there can deadlock
+    or crash (RecursionError) when a handler runs while the loop's get() holds its lock.
+    Thousands of reloads, then a stop: the service still stops within the 5 s systemd
+    gives it."""
+    proc, sock = service["proc"], service["sock"]
+    messages(sock, "READY=1")
+    heard: list[str] = []
+    logged: list[str] = []
+    # as systemd and journald do, read every notification and every log line at once
+    threading.Thread(target=listen, args=(sock, heard), daemon=True).start()
+    reader = threading.Thread(target=lambda: logged.extend(proc.stderr), daemon=True)
+    reader.start()
+    deadline = time.monotonic() + 3
+    sent = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        proc.send_signal(1)
+        sent += 1
+    assert proc.poll() is None, "".join(logged)[-2000:]
+    proc.send_signal(15)
+    assert proc.wait(timeout=5) == 0
+    reader.join(timeout=5)
+    assert sent > 1000 and any("RELOADING=1" in m for m in heard)
+    assert not any("Traceback" in line for line in logged)
+    assert "Table stopped; lights off, journal closed." in logged[-1]
+
+
+def listen(sock: socket.socket, into: list[str]) -> None:
+    try:
+        while True:
+            into.append(sock.recv(4096).decode())
+    except OSError:
+        return
+
+
 def test_a_bad_config_is_one_clear_line(tmp_path: Path) -> None:
     config = tmp_path / "tavola.toml"
     config.write_text(config_text("/dev/null", tmp_path / "j.db").replace(
@@ -155,3 +192,31 @@ def test_a_bad_config_is_one_clear_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "game" in proc.stderr and "chess" in proc.stderr and str(config) in proc.stderr
+
+
+SIGNAL_WHILE_LOCKED = """
+import contextlib, os, signal, sys
+from pathlib import Path
+from apps import runtime
+from apps.sim import ManualClock, demo_config
+
+config = demo_config("strozzi", 3, journal=Path(sys.argv[1]), seed=1)
+table = runtime.Table(config, clock=ManualClock(), button_thread=False)
+signal.signal(signal.SIGTERM, lambda signum, frame: table.stop())
+# the main loop inside the queue's get(), holding its lock, when the signal arrives
+with getattr(table.events, "mutex", contextlib.nullcontext()):
+    os.kill(os.getpid(), signal.SIGTERM)
+    for _ in range(1000):  # the handler runs between these bytecodes
+        pass
+table.close()
+print("stopped")
+"""
+
+
+def test_the_stop_signal_is_safe_while_the_main_loop_holds_its_queue(tmp_path: Path) -> None:
+    """A SIGTERM handler puts STOP on the table's event queue. If that queue's put() took a
+    lock its get() may hold (queue.Queue does), a signal arriving at that moment would
+    deadlock the service until systemd kills it: the queue must be reentrant."""
+    proc = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_LOCKED, str(tmp_path / "j.db")],
+                          capture_output=True, text=True, timeout=20, check=False)
+    assert proc.returncode == 0 and proc.stdout.strip() == "stopped", proc.stderr[-2000:]

@@ -1,0 +1,33 @@
+"""Fixtures of the table tests: a mocked table on a journal file, driven by button bots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from apps.runtime import Table
+from apps.sim import ButtonBot, ManualClock, demo_config
+
+
+@pytest.fixture
+def make_table(tmp_path: Path) -> Iterator:
+    tables: list[Table] = []
+    said: list[str] = []
+
+    def make(players: int = 4, seed: int = 5, *, chance: str = "app", one_button: int = 0,
+             db: Path | None = None) -> tuple[Table, ManualClock, ButtonBot]:
+        config = demo_config("strozzi", players, journal=db or tmp_path / "journal.db",
+                             seed=seed, chance=chance, one_button=one_button)
+        clock = ManualClock()
+        table = Table(config, clock=clock, button_thread=False, say=said.append)
+        tables.append(table)
+        table.app.start()
+        table.app.tick()
+        return table, clock, ButtonBot(table, clock, seed)
+
+    make.said = said  # type: ignore[attr-defined]
+    yield make
+    for table in tables:
+        table.close()

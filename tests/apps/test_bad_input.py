@@ -1,0 +1,485 @@
+"""Every command, flag and config key given wrong types and garbage: one line, never a trace.
+
+The flags are found by walking the `tavola` parser itself and the keys by walking the
+config schema (`apps.runtime.TABLES`), so a flag or key added later is tried too. Each
+answer must be exactly one line on stderr that names the flag or the key (with the file
+and line where there is one), and an exit status of 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from apps import runtime
+from apps.cards import CardError, CardReader, CardRegistry, match
+from apps.cli import build_parser, main
+from apps.sim import ButtonBot, ManualClock, demo_config_text
+from engine.core import CHANCE
+from hw.schema import (
+    Bool,
+    Choice,
+    Custom,
+    FilePath,
+    Int,
+    Number,
+    Table,
+    Text,
+    Type,
+    Variants,
+)
+from hw.tomlsource import ConfigError
+from tests.support import TAVOLA
+
+GARBAGE_TEXT = ["x", "-1", "²", "9" * 5000, "1e999", "nan", "", "0x10", "1_000", " "]
+
+
+# --- the command line --------------------------------------------------------------------------
+def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+             ) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    """(words, parser) of every command and subcommand, leaves only."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield path, parser
+        return
+    for name, sub in subs[0].choices.items():
+        yield from commands(sub, (*path, name))
+
+
+def positionals(parser: argparse.ArgumentParser, tmp: Path) -> list[str]:
+    """Valid values for the positional arguments, so the flag under test is what fails."""
+    out = []
+    for action in parser._actions:
+        if action.option_strings or isinstance(action, argparse._SubParsersAction):
+            continue
+        if action.choices:
+            out.append(sorted(action.choices)[-1])  # a game
+        else:
+            record = tmp / "game.json"
+            record.write_text(json.dumps({"game": "strozzi", "players": 3, "actions": []}))
+            out.append(str(record))
+    return out
+
+
+def typed_flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Flags with a type or choices (a path's checks are the file tests' below)."""
+    return [a for a in parser._actions if a.option_strings and a.nargs is None
+            and a.type is not Path and (a.type is not None or a.choices is not None)]
+
+
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    """`tavola ARGV` in this process: (exit status, stderr lines). argparse's own errors
+    arrive as SystemExit; any other exception is a traceback and fails the test."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        assert isinstance(exc.code, int), exc.code
+        code = exc.code
+    return int(code or 0), capsys.readouterr().err.splitlines()
+
+
+def flag_cases() -> list[Any]:
+    cases = []
+    for words, parser in commands(build_parser()):
+        for action in typed_flags(parser):
+            cases.append(pytest.param(words, action.option_strings[-1],
+                                      id=f"{' '.join(words)} {action.option_strings[-1]}"))
+    return cases
+
+
+@pytest.mark.parametrize(("words", "flag"), flag_cases())
+def test_every_typed_flag_refuses_garbage_in_one_line(words: tuple[str, ...], flag: str,
+                                                      tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    parser = dict(commands(build_parser()))[words]
+    action = next(a for a in parser._actions if flag in a.option_strings)
+    tried = 0
+    for garbage in GARBAGE_TEXT:
+        if action.choices is not None and garbage in action.choices:
+            continue
+        if action.type is not None and action.choices is None:
+            try:
+                value = action.type(garbage)
+            except (argparse.ArgumentTypeError, ValueError, TypeError):
+                pass
+            else:
+                if not (isinstance(value, float) and not math.isfinite(value)):
+                    continue  # a value the flag takes ("0x10" for a string): not garbage
+        code, lines = run_main([*words, *positionals(parser, tmp_path), flag, garbage], capsys)
+        assert code == 2, (flag, garbage)
+        assert len(lines) == 1, (flag, garbage, lines)
+        assert flag in lines[0] and "Traceback" not in lines[0]
+        assert len(lines[0]) < 400
+        tried += 1
+    assert tried >= 3
+
+
+@pytest.mark.parametrize("words", [w for w, p in commands(build_parser())
+                                   if positionals(p, Path("/tmp")) and any(
+                                       a.choices for a in p._actions if not a.option_strings
+                                       and not isinstance(a, argparse._SubParsersAction))],
+                         ids=" ".join)
+def test_every_game_argument_refuses_a_wrong_game(words: tuple[str, ...],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = run_main([*words, "strozy"], capsys)
+    assert code == 2 and len(lines) == 1 and "'strozy'" in lines[0]
+
+
+#: a TOML file that is wrong for each flag that reads TOML; for the others any TOML is wrong
+WRONG_TOML = {"--config": '[buttons]\ndebounce_ms = "x"\n', "--cards": '[strozzi]\n"04A1" = 5\n',
+              "--override": "[bogus]\nx = 1\n"}
+
+
+def file_cases(tmp: Path, flag: str | None) -> dict[str, Path]:
+    binary = tmp / "binary.bin"
+    binary.write_bytes(bytes(range(256)) * 8)
+    toml = tmp / "tavola.toml"
+    toml.write_text(WRONG_TOML.get(flag or "", "[app]\ngame = 'strozzi'\n"))
+    folder = tmp / "folder"
+    folder.mkdir(exist_ok=True)
+    return {"a folder": folder, "a binary file": binary, "a missing file": tmp / "missing",
+            "a wrong TOML file": toml}
+
+
+FILE_FLAGS = [
+    (("replay",), None), (("doctor",), "--config"), (("cards", "list"), "--cards"),
+    (("cards", "list"), "--config"), (("data",), "--override"), (("history",), "--db"),
+    (("journal", "check"), "--db"), (("journal", "restore"), "--db"),
+    (("journal", "restore"), "--from"), (("demo",), "--db"), (("sim",), "--db"),
+]
+
+
+#: where a file that does not exist yet is a right answer, not a wrong input
+FINE_WHEN_MISSING = {(("history",), "--db"), (("demo",), "--db"), (("sim",), "--db"),
+                     (("cards", "list"), "--cards")}
+
+
+@pytest.mark.parametrize(("words", "flag"), FILE_FLAGS, ids=[f"{' '.join(w)} {f or 'FILE'}"
+                                                             for w, f in FILE_FLAGS])
+def test_every_file_argument_answers_a_wrong_file_in_one_line(
+        words: tuple[str, ...], flag: str | None, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    parser = dict(commands(build_parser()))[words]
+    for what, path in file_cases(tmp_path, flag).items():
+        if what == "a missing file" and (words, flag) in FINE_WHEN_MISSING:
+            continue  # no journal yet, a new journal, an empty card registry: all right
+        before = sorted((p.name, p.stat().st_size) for p in tmp_path.rglob("*"))
+        argv = [*words, *([a for a in positionals(parser, tmp_path) if words != ("replay",)])]
+        argv += [flag, str(path)] if flag else [str(path)]
+        if words == ("journal", "restore") and flag == "--from":
+            argv += ["--db", str(tmp_path / "new.db")]
+        code, lines = run_main(argv, capsys)
+        assert code != 0, (what, argv)
+        assert len(lines) == 1, (what, lines)
+        assert str(path) in lines[0] or path.name in lines[0], (what, lines)
+        assert "Traceback" not in lines[0]
+        after = sorted((p.name, p.stat().st_size) for p in tmp_path.rglob("*")
+                       if p.name not in ("game.json", "new.db", "new.db.mark"))
+        assert after == [b for b in before if b[0] not in ("game.json",)] or words == (
+            "journal", "restore"), (what, before, after)
+
+
+def test_demo_and_selfplay_check_the_player_count_against_the_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for words in (("demo", "strozzi"), ("selfplay", "strozzi")):
+        for players in ("0", "2", "7"):
+            code, lines = run_main([*words, "--players", players], capsys)
+            assert code == 2 and len(lines) == 1
+            assert "3-6 players" in lines[0] and players in lines[0]
+
+
+def test_a_seed_the_journal_cannot_store_and_a_db_below_a_file_are_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = run_main(["demo", "strozzi", "--seed", str(2**70)], capsys)
+    assert code == 2 and len(lines) == 1 and "--seed" in lines[0] and "out of range" in lines[0]
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("mine")
+    code, lines = run_main(["demo", "strozzi", "--db", str(blocker / "x.db")], capsys)
+    assert code == 2 and len(lines) == 1 and "notes.txt is a file, not a folder" in lines[0]
+    assert blocker.read_text() == "mine"
+
+
+def test_cards_learn_refuses_a_usb_id_that_is_not_one(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    code, lines = run_main(["cards", "learn", "strozzi", "--usb", "pico"], capsys)
+    assert code == 2 and len(lines) == 1 and "--usb" in lines[0] and "'pico'" in lines[0]
+
+
+@pytest.mark.parametrize("body", [
+    "[1, 2]", '{"game": 5, "players": 3, "actions": []}',
+    '{"game": "strozzi", "players": "x", "actions": []}',
+    '{"game": "strozzi", "players": 3, "seed": 1e400, "actions": []}',
+    '{"game": "strozzi", "players": 3, "seed": 1180591620717411303424, "actions": []}',
+    '{"game": "strozzi", "players": 3, "options": [1], "actions": []}',
+    '{"game": "strozzi", "players": 3, "options": {"first": true}, "actions": []}',
+    '{"game": "strozzi", "players": 3, "options": {"frist": 1}, "actions": []}',
+    '{"game": "strozzi", "players": 3, "actions": 5}',
+    '{"game": "strozzi", "players": 3, "actions": [{"a": 1}]}',
+    '[' * 100000,
+])
+def test_replay_of_badly_typed_json_is_one_line(body: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(body)
+    code, lines = run_main(["replay", str(record)], capsys)
+    assert code == 2 and len(lines) == 1 and "game.json" in lines[0], lines
+
+
+def test_replay_of_garbage_actions_reports_the_position(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"game": "strozzi", "players": 3,
+                                  "actions": [[0, 5], ["x", "draw 1"], "draw ²"]}))
+    code = main(["replay", str(record)])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 1 and out["ok"] is False and out["position"] == 1
+
+
+# --- the config file ---------------------------------------------------------------------------
+def toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        return ("inf" if v > 0 else "-inf") if math.isinf(v) else repr(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()) + "}"
+
+
+def toml_dump(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> str:
+    """TOML of plain data: tables as [headers], every key on its own line."""
+    scalars = {k: v for k, v in data.items() if not (isinstance(v, dict) and v)}
+    tables = {k: v for k, v in data.items() if isinstance(v, dict) and v}
+    out = []
+    if prefix and (scalars or not tables):
+        out.append("[" + ".".join(json.dumps(p) for p in prefix) + "]")
+    out += [f"{json.dumps(k)} = {toml_value(v)}" for k, v in scalars.items()]
+    text = "\n".join(out) + ("\n\n" if out else "")
+    for k, v in tables.items():
+        text += toml_dump(v, (*prefix, k))
+    return text
+
+
+def garbage_for(t: Type) -> list[Any]:
+    """Values of the wrong type, out of range, or not finite, for a key of type `t`."""
+    wrong_type: list[Any] = ["fast", 5, 1.5, True, [1, 2], {"a": 1}]
+    if isinstance(t, Int):
+        extra = [9223372036854775807, -9223372036854775807, "12"]
+        keep = [v for v in wrong_type if not (isinstance(v, int) and not isinstance(v, bool))]
+        return [*keep, *(v for v in extra if isinstance(v, str) or (
+            (t.lo is not None and v < t.lo) or (t.hi is not None and v > t.hi)))]
+    if isinstance(t, Number):
+        return ["fast", True, [1], {"a": 1}, math.nan, math.inf, -math.inf, 1e300, -1e300]
+    if isinstance(t, Bool):
+        return ["yes", 1, 0.0, [True], {"a": True}]
+    if isinstance(t, Choice):
+        return ["bogus", 5, 1.5, [1], {"a": 1}, *(v for v in (True, 1) if v not in t.values
+                                                   or not any(type(v) is type(c)
+                                                              for c in t.values))]
+    if isinstance(t, Text | FilePath):
+        return [5, 1.5, True, [1], {"a": 1}, "", "\u0000bad", "x" * 5000]
+    if isinstance(t, Table | Variants):
+        return ["fast", 5, [1], True]
+    if isinstance(t, Custom):
+        return ["fast", 1.5, True, [1, 2, 3, 4], {"a": 1}, -3]
+    raise AssertionError(f"no garbage for {t}")
+
+
+def schema_keys() -> Iterator[tuple[tuple[str, ...], Type, dict[str, Any]]]:
+    """(path, type, context) of every key of the config schema; context is what else the
+    file needs for that key to be read (the strip backend that has it)."""
+    def walk(path: tuple[str, ...], t: Any, context: dict[str, Any]
+             ) -> Iterator[tuple[tuple[str, ...], Type, dict[str, Any]]]:
+        if isinstance(t, Variants):
+            for choice, table in t.by.items():
+                keys = (t.selector, *t.common, *table.keys)
+                ctx = {**context, path: {t.selector.name: choice}}
+                for key in keys:
+                    yield from walk((*path, key.name), key.type, ctx)
+            return
+        if isinstance(t, Table):
+            yield path, t, context
+            for key in t.keys:
+                yield from walk((*path, key.name), key.type, context)
+            if t.rest is not None:
+                name = {"seats": "1", "segments": "seat.1", "dimming": "seat.1"}.get(
+                    path[-1], "scandal_entry")
+                yield from walk((*path, name), t.rest, context)
+            return
+        yield path, t, context
+
+    for name, table in runtime.TABLES.items():
+        yield from walk((name,), table, {})
+
+
+def base_config(tmp: Path) -> dict[str, Any]:
+    data = tomllib.loads(demo_config_text("strozzi", 3, journal=tmp / "j.db", seed=1))
+    data["app"].pop("game")  # the game menu: options of every game may be given
+    return data
+
+
+def place(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node = data
+    for part in path[:-1]:
+        child = node.get(part)
+        if not isinstance(child, dict):
+            child = node[part] = {}
+        node = child
+    node[path[-1]] = value
+
+
+def config_cases() -> list[Any]:
+    cases = []
+    for path, t, context in schema_keys():
+        for i, value in enumerate(garbage_for(t)):
+            cases.append(pytest.param(path, value, context,
+                                      id=f"{'.'.join(path)}={str(value)[:12]}-{i}"))
+    return cases
+
+
+@pytest.mark.parametrize(("path", "value", "context"), config_cases())
+def test_every_config_key_refuses_garbage_naming_file_line_and_key(
+        path: tuple[str, ...], value: Any, context: dict[tuple[str, ...], Any],
+        tmp_path: Path) -> None:
+    data = base_config(tmp_path)
+    for where, values in context.items():
+        for k, v in values.items():
+            place(data, (*where, k), v)
+    if path[0] in ("mcu", "scanner") or context.get(("strip",), {}).get("backend") == "mcu":
+        data.setdefault("mcu", {})
+    if path == ("app", "options", "scandal_entry") and isinstance(value, str):
+        value = "drw"  # a near miss of a string option
+    place(data, path, value)
+    text = toml_dump(data)
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        pytest.fail(f"the test wrote bad TOML:\n{text}")
+    file = tmp_path / "tavola.toml"
+    file.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        runtime.load(file)
+    message = str(info.value)
+    assert "\n" not in message and len(message) < 500, message
+    dotted = ".".join(p if p.replace("_", "").isalnum() else f'"{p}"' for p in path)
+    assert message.startswith(f"{file}:"), message
+    line = message.split(":")[1]
+    assert line.isdigit(), message
+    assert dotted in message or ".".join(path[:-1]) in message, message
+
+
+def test_the_file_refuses_an_unknown_table_and_a_misspelt_key_with_did_you_mean(
+        tmp_path: Path) -> None:
+    data = base_config(tmp_path)
+    data["strp"] = {"count": 5}
+    with pytest.raises(ConfigError, match=r":\d+: strp: unknown table \(did you mean 'strip'\?"):
+        runtime.parse_text(toml_dump(data))
+    data = base_config(tmp_path)
+    data["buttons"]["debounce"] = 20
+    with pytest.raises(ConfigError, match=r":\d+: buttons\.debounce: unknown key \(did you mean "
+                       r"'debounce_ms'\?"):
+        runtime.parse_text(toml_dump(data))
+
+
+@pytest.mark.parametrize(("app", "message"), [
+    ({"options": "fast"}, r"app\.options: must be a table, got a string 'fast'"),
+    ({"options": {"bogus": 1}}, r"app\.options\.bogus: none of the games has no such option"),
+    ({"game": "strozzi", "options": {"frist": 1}},
+     r"app\.options\.frist: Strozzi has no such option \(did you mean 'first'\?\)"),
+    ({"game": "strozzi", "options": {"first": 9}}, r"app\.options\.first: 9 is not one of"),
+    ({"game": "strozzi", "options": {"first": True}}, r"app\.options\.first: True is not one"),
+    ({"game": "florence", "options": {"scandal_entry": "drw"}},
+     r"did you mean 'draw'\?"),
+    ({"seed": 1180591620717411303424}, r"app\.seed: 1180591620717411303424 is out of range"),
+    ({"seed": 9223372036854775807}, None),  # the largest the journal stores: taken
+    ({"seed": -1}, r"app\.seed: -1 is out of range: must be a whole number 0 to"),
+    ({"game": "strozzi", "seats": 2}, r"seats: Strozzi needs at least 3 players; 2 seat"),
+    ({"layouts": {"strozi": "/x.toml"}}, r"did you mean 'strozzi'\?"),
+])
+def test_app_settings_are_checked_against_what_the_games_declare(
+        app: dict[str, Any], message: str | None, tmp_path: Path) -> None:
+    seats = app.pop("seats", 3)
+    data = tomllib.loads(demo_config_text("strozzi", seats, journal=tmp_path / "j.db", seed=1))
+    data["app"].pop("game")
+    data["app"].update(app)
+    text = toml_dump(data)
+    if message is None:
+        assert runtime.parse_text(text).app.seed == app["seed"]
+        return
+    with pytest.raises(ConfigError, match=message):
+        runtime.parse_text(text)
+
+
+def test_run_with_a_bad_config_says_one_line_and_exits_2(tmp_path: Path) -> None:
+    data = base_config(tmp_path)
+    data["pipeline"]["brightness"] = math.nan
+    config = tmp_path / "tavola.toml"
+    config.write_text(toml_dump(data))
+    out = subprocess.run([*TAVOLA, "run", "--config", str(config)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 2
+    (line,) = out.stderr.splitlines()
+    assert "pipeline.brightness" in line and str(config) in line and "nan" in line
+
+
+def test_options_of_another_game_do_not_stop_a_game_from_starting(tmp_path: Path) -> None:
+    """The game menu with Florence's options set: Strozzi still starts (it gets only its own),
+    where it used to fail at every game start."""
+    data = base_config(tmp_path)
+    data["app"]["options"] = {"scandal_entry": "play", "first": 1}
+    config = runtime.parse_text(toml_dump(data))
+    assert config.app.game is None
+
+    clock = ManualClock()
+    table = runtime.Table(config, clock=clock, button_thread=False)
+    app = table.app
+    try:
+        app.start()
+        bot = ButtonBot(table, clock, 1)
+        while app.mode in ("idle", "choosing"):
+            on_strozzi = app.mode == "choosing" and app.game_names[app.choice] == "strozzi"
+            bot.command("1", "select" if app.mode == "idle" or on_strozzi else "next")
+        for seat in ("1", "2", "3"):
+            bot.command(seat, "select")
+        bot.press("table", "menu")
+        assert app.game_name == "strozzi" and app.mode == "setup"
+        assert app.state is not None and app.state.options["first"] == 1
+    finally:
+        table.close()
+
+
+# --- text from a card registry ------------------------------------------------------------------
+def test_a_bad_card_registry_entry_is_a_refused_scan(make_table) -> None:
+    table, _clock, bot = make_table(players=3, seed=2, chance="pick")
+    app = table.app
+    for seat in ("1", "2", "3"):
+        bot.command(seat, "select")
+    bot.press("table", "menu")
+    state = app.state
+    assert state is not None and state.current_player() == CHANCE
+    before = json.dumps(state.to_dict())
+    for card in ("draw ²", "draw 1²", "draw " + "9" * 5000, "reveal ٣"):
+        with pytest.raises(CardError):
+            match(state, card)
+    app.cards = CardReader(CardRegistry(None, {"strozzi": {"A": "draw ²", "B": "draw 1²"}}))
+    app.handle_card("A", 1.0)
+    app.handle_card("B", 5.0)
+    assert json.dumps(app.state.to_dict()) == before
+    assert any("not a possible draw" in line for line in make_table.said)
+    assert engine.get("strozzi")
