@@ -26,7 +26,11 @@ from .board import (
     arrivals_by_heading,
     occupancy,
 )
-from .rules import GOODS, MOVE_PHASES, MOVING, UNKNOWN, StradaRomanaState
+from .flow import MOVE_PHASES
+from .goods import GOODS
+from .movement import MOVING
+from .rules import StradaRomanaState
+from .wagon_tiles import UNKNOWN
 
 END_PHASES = frozenset(("reveal", "over"))
 """'When the game ends, all players reveal the "wagon tiles" they own.'"""
@@ -171,7 +175,7 @@ class StradaRomanaEndObservation(StradaRomanaObservation):
 
 class PublicRoad:
     """The road as an observation shows it, in the form the movement rules read
-    (`rules.Road`), so the table can ask where a wagon can get without the state."""
+    (`movement.Road`), so the table can ask where a wagon can get without the state."""
 
     __slots__ = (
         "arrived",

@@ -24,7 +24,7 @@ from engine.strada_romana import (
     StradaRomanaState,
     Wagon,
 )
-from engine.strada_romana.rules import UNKNOWN
+from engine.strada_romana.wagon_tiles import UNKNOWN
 
 from .helpers import arrange, play, started
 from .test_movement import JAM
