@@ -19,10 +19,10 @@ UNKNOWN = -1
 
 
 class HeldTile(NamedTuple):
-    """One wagon tile a seat holds: its `index` among that seat's tiles."""
+    """One wagon tile a seat holds: the `nth` of that seat's tiles (0 first)."""
 
     seat: int
-    index: int
+    nth: int
 
 
 NO_TILE = HeldTile(-1, -1)
