@@ -20,7 +20,7 @@ from engine.strada_romana import (
     StradaRomanaObservation,
     Wagon,
 )
-from engine.strada_romana.board import HEADINGS, TO_ROME
+from engine.strada_romana.board import BUYABLE, HEADINGS, TO_ROME
 
 from .base import OFF, WHITE, Colour, Frame, View, ViewContext, dim
 
@@ -100,13 +100,14 @@ class StradaRomanaView(View):
     def _turn(self, obs: StradaRomanaObservation, ctx: ViewContext) -> Frame:
         """The turn in progress: the special move bought and the steps taken of the allowance."""
         b = obs.board
-        special: list[Colour] = [OFF] * (len(SpecialMove) - 1)
+        special: list[Colour] = [OFF] * len(BUYABLE)  # one light per move, cheapest first
         steps: list[Colour] = [OFF] * b.allowance(max(SpecialMove))
         move = obs.move
         if move is not None:
             colour = ctx.colours[move.seat]
-            for k in range(move.special):
-                special[k] = colour
+            for k, m in enumerate(BUYABLE):  # the cheaper moves it includes light too
+                if move.special.includes(m):
+                    special[k] = colour
             for k in range(move.allowance):
                 steps[k] = colour if k < move.steps else dim(WHITE, LATER)
         return {TURN_LIGHTS[0]: special, TURN_LIGHTS[1]: steps}
