@@ -207,14 +207,19 @@ class ButtonBot:
 
 
 def final_lines(table: Appliance) -> list[str]:
+    """The scores and the winner on two lines (a solo automa named as the winner)."""
     state = table.app.state
     if state is None:
         return []
     game = engine.get(state.game.name)
+    players = table.app.players
+
+    def names(p: int) -> str:
+        return f"seat {players[p]}" if 0 <= p < len(players) else f"seat {p + 1}"
+
     return [f"{game.title}: " + ", ".join(
-        f"seat {table.app.players[p]} {v}" for p, v in enumerate(state.scores())
-    ), "winner: " + (", ".join(f"seat {table.app.players[p]}" for p in state.winner())
-                     or "no seat (the game's automa)")]
+        f"{state.label(p, names)} {v}" for p, v in state.standings()
+    ), "winner: " + ", ".join(state.label(p, names) for p in state.winning_seats())]
 
 
 def strip_of(table: Appliance) -> MockStrip | None:

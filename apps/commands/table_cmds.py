@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import logging
 import signal
 import sys
@@ -16,7 +17,8 @@ from hw.tomlsource import ConfigError
 
 from .. import args as types
 from .. import runtime
-from ..journal import Journal, JournalError, default_path
+from ..journal import GameRecord, Journal, JournalError, default_path
+from ..record import exported, game_log, replay, seat_namer
 
 
 def _fail(message: str) -> int:
@@ -130,9 +132,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     """Read the journal without writing a byte (a wrong --db must never be changed)."""
     path = Path(args.db) if args.db else default_path()
+    if args.export and args.game is None:
+        return _fail("history: --export needs a game: tavola history GAME --export FILE")
     if not path.exists():
         print(f"no journal at {path} yet: no games played")
-        return 0
+        return 0 if args.game is None else 2
     try:
         journal = Journal(path, readonly=True)
     except JournalError as exc:
@@ -140,18 +144,70 @@ def cmd_history(args: argparse.Namespace) -> int:
     try:
         if journal.report is not None:
             print(f"tavola: {journal.report}", file=sys.stderr)
+        if args.game is not None:
+            return _one_game(journal, args.game, args.export)
         games = journal.history(limit=args.limit)
         if not games:
             print("no finished games yet")
         for g in games:
-            title = engine.get(g.game).title if g.game in engine.games() else g.game
-            seats = [s["seat"] for s in g.seats]
-            scores = ", ".join(f"seat {seats[p]} {v}" for p, v in enumerate(g.scores or []))
-            winners = ", ".join(f"seat {seats[p]}" for p in g.winner or [])
-            when = datetime.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
-            print(f"#{g.id} {when} {title}: {scores}; winner {winners}")
+            print(_history_line(journal, g))
     finally:
         journal.close()
+    return 0
+
+
+def _history_line(journal: Journal, g: GameRecord) -> str:
+    """`#3 2026-12-01 13:00 Florence: seat 1 43, Strozzi (automa) 269; Strozzi (automa)
+    wins 269-43.` The result is the engine's, from the game replayed; a game the engine
+    can no longer replay shows the scores the journal stored."""
+    title = engine.get(g.game).title if g.game in engine.games() else g.game
+    when = datetime.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
+    names = seat_namer(g.seats)
+    try:
+        state = replay(journal.load(g.id))
+    except (KeyError, ValueError, JournalError):
+        scores = ", ".join(f"{names(p)} {v}" for p, v in enumerate(g.scores or []))
+        winners = ", ".join(names(p) for p in g.winner or []) or "the game's automa"
+        return f"#{g.id} {when} {title}: {scores}; winner {winners}"
+    scores = ", ".join(f"{state.label(p, names)} {v}" for p, v in state.standings())
+    return f"#{g.id} {when} {title}: {scores}; {state.result(names)}"
+
+
+def _one_game(journal: Journal, game_id: int, export: str | None) -> int:
+    """One game's log and breakdown, or (--export) the file `tavola replay` reads."""
+    try:
+        record = journal.load(game_id)
+    except JournalError as exc:
+        return _fail(f"history: {exc} (tavola history lists the games)")
+    if record.game not in engine.games():
+        return _fail(f"history: game #{game_id} is {record.game!r}, a game this version "
+                     "does not know")
+    try:
+        state = replay(record)
+    except ValueError as exc:
+        return _fail(f"history: {exc}")
+    if export is not None:
+        text = json.dumps(exported(state), indent=1) + "\n"
+        if export == "-":
+            sys.stdout.write(text)
+            return 0
+        target = Path(export)
+        try:
+            with target.open("x", encoding="utf-8") as f:  # never over a file of the user's
+                f.write(text)
+        except FileExistsError:
+            return _fail(f"history: {target} exists; choose a new file name (nothing written)")
+        except OSError as exc:
+            return _fail(f"history: cannot write {target}: {exc.strerror}")
+        print(f"wrote game #{game_id} ({len(state.history)} actions) to {target}; "
+              f"check it with: tavola replay {target}")
+        return 0
+    title = engine.get(record.game).title
+    when = datetime.datetime.fromtimestamp(record.started).strftime("%Y-%m-%d %H:%M")
+    print(f"#{record.id} {when} {title}, {record.players} players, seed {record.seed}, "
+          f"{record.status}")
+    for line in game_log(record):
+        print(line)
     return 0
 
 
@@ -186,8 +242,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--verbose", action="store_true", help="log debug messages too")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("history", help="finished games with their scores",
-                       description="Lists finished games from the journal, newest first.")
+    p = sub.add_parser(
+        "history", help="finished games with their scores; one game's breakdown and log",
+        description="Lists finished games from the journal, newest first, with the result "
+        "(the tie-break that decided it, a solo automa's win). With GAME (the number "
+        "before the date): that game's log, each scoring step as a sentence, and each "
+        "seat's breakdown; with --export FILE the file `tavola replay` reads.")
+    p.add_argument("game", nargs="?", type=types.count, metavar="GAME",
+                   help="a game's number from the list: show its log and breakdown")
     p.add_argument("--db", help=f"journal file (default {default_path()})")
     p.add_argument("--limit", type=types.count, default=20, help="how many games (default 20)")
+    p.add_argument("--export", metavar="FILE",
+                   help="with GAME: write it as the JSON file `tavola replay` reads "
+                   "(never over an existing file; - for standard output)")
     p.set_defaults(func=cmd_history)

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
-from engine.core import CHANCE, Action, Event, Game, IllegalAction, State, seat_name
+from engine.core import CHANCE, Action, Event, Game, State, seat_name
 
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
+from ..record import recorded, result_lines
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
 
@@ -55,18 +56,6 @@ class UnwrittenFinish(Unwritten):
 
     scores: list[int]
     winner: list[int]
-
-
-def recorded(state: State, player: int, text: str) -> Action:
-    """A journal's action as the engine now reads it. The text is what was entered; an
-    action an older version recorded for another actor (a Strada Romana wagon tile was once
-    a draw, now its holder's choice) is matched by its text alone."""
-    try:
-        return state.parse_action(text, player=player)
-    except IllegalAction:
-        action = state.parse_action(text)
-        log.info("journal: %r was recorded for player %s, now %s's", text, player, action.player)
-        return action
 
 
 class Session:
@@ -245,6 +234,8 @@ class Session:
         table.changed()
         if table.mode == "idle":
             return
+        for step in state.score_steps(events, self.name):
+            table.say(step.sentence)  # each scoring step as it happens, in words
         if state.is_over():
             if self.view.is_scoring(events):
                 self.show_scoring(events)
@@ -297,11 +288,13 @@ class Session:
             )
             table.journal_refused(str(exc), "the game's end is written as soon as it can be")
         table.fire("game_ended")
-        results = ", ".join(f"{self.name(p)}: {v}" for p, v in enumerate(scores))
-        names = ", ".join(self.name(p) for p in winner)
-        # no winning seat: a solo player lost to the game's automa
-        ending = f"Winner: {names}." if names else f"No seat wins. {self.describe()}"
-        table.say(f"Game over. Scores: {results}. {ending}")
+        for line in self.result_lines():
+            table.say(line)
+
+    def result_lines(self) -> list[str]:
+        """The end in words: the result with its tie-break, then each seat's breakdown
+        (the scoring steps of the whole game added up by kind)."""
+        return result_lines(self.state, self.name)
 
     def abandon(self) -> bool:
         """End an unfinished game unscored; False when the journal refused to record it."""

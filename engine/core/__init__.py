@@ -24,6 +24,7 @@ from .observation import Observation
 from .playout import PLAYOUT_LIMIT, play_out
 from .rng import derive, draw_chance, random_action
 from .rulebook import Rule, Rulebook, in_phases
+from .scoring import Breakdown, ScoreStep, breakdown, joined, points_text, replayed
 from .state import Game, Option, SeatNamer, State, capital, seat_name
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "SCALARS",
     "TUPLES",
     "Action",
+    "Breakdown",
     "Codec",
     "DataError",
     "Event",
@@ -53,20 +55,25 @@ __all__ = [
     "Option",
     "Rule",
     "Rulebook",
+    "ScoreStep",
     "SeatNamer",
     "State",
     "Stored",
     "UnknownNotation",
+    "breakdown",
     "capital",
     "derive",
     "draw_chance",
     "in_phases",
+    "joined",
     "lists",
     "load_game_data",
     "normalise",
     "optional",
     "play_out",
+    "points_text",
     "random_action",
+    "replayed",
     "seat_name",
     "tuples",
 ]

@@ -23,6 +23,7 @@ from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .fields import Fields
 from .flow import Flow
 from .observation import Observation
+from .scoring import ScoreStep, joined, points_text
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,47 @@ class State(ABC):
         if player is None:
             return "The game is over."
         return f"Waiting for {names(player)}."
+
+    # --- scores in words (engine.core.scoring) ------------------------------------
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name
+                    ) -> list[ScoreStep]:
+        """The scoring steps among `events`, each with its sentence; a game without
+        scoring events to explain gives none."""
+        return []
+
+    def standings(self) -> list[tuple[int, int]]:
+        """(seat, score) for every seat at the board; a solo game adds its automa's."""
+        return list(enumerate(self.scores()))
+
+    def winning_seats(self) -> list[int]:
+        """`winner()`, or the automa's seat when a solo game's automa won."""
+        return self.winner()
+
+    def label(self, player: int, names: SeatNamer = seat_name) -> str:
+        """A seat in a result: `names(player)`, or the automa's name for its seat."""
+        return names(player)
+
+    def tiebreak(self, names: SeatNamer = seat_name) -> str | None:
+        """The rulebook's tie-break that decided the winner, as a sentence; None when
+        the best score was not shared."""
+        return None
+
+    def result(self, names: SeatNamer = seat_name) -> str:
+        """The end in one sentence: 'Seat 2 wins 220-180-150.', 'Strozzi (automa) wins
+        245-43.', with the tie-break that decided it named."""
+        if not self.is_over():
+            return self.describe(names)
+        table = self.standings()
+        won = self.winning_seats()
+        score = points_text([v for _, v in table])
+        who = capital(joined([self.label(p, names) for p in won])) if won else "Nobody"
+        if len(won) > 1:
+            best = dict(table)[won[0]]
+            sentence = f"{who} share the win with {best} ({score})."
+        else:
+            sentence = f"{who} wins {score}."
+        reason = self.tiebreak(names)
+        return f"{sentence} {reason}" if reason else sentence
 
     def in_setup(self) -> bool:
         """Whether the table is still being set up (the phase is one of `setup_phases`)."""

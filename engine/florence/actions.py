@@ -161,7 +161,7 @@ class Pass(Action):
             events.append(ev("bonus", player=s, bonus="time", time=gained))
         elif what == "vp":
             state.vp[s] += cost["bonus_vp"]
-            events.append(ev("bonus", player=s, bonus="vp"))
+            events.append(ev("bonus", player=s, bonus="vp", vp=cost["bonus_vp"]))
         else:
             loc = state.rings[s]
             i = piece_index(words[1])

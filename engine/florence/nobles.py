@@ -165,7 +165,9 @@ class QueueScoring(Rule["FlorenceState"]):
                     continue
                 seat = state.owner[code]
                 state.vp[seat] += values[i]
-                events.append(ev("queue_scored", player=seat, position=i + 1, vp=values[i]))
+                events.append(
+                    ev("queue_scored", player=seat, location=loc + 1, position=i + 1, vp=values[i])
+                )
             state.gio_order = []
         else:
             state.gio_order = RulesOfSociety.ranking(state, loc)

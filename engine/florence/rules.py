@@ -44,6 +44,7 @@ from engine.core import (
     Option,
     Rule,
     Rulebook,
+    ScoreStep,
     SeatNamer,
     State,
     Stored,
@@ -52,7 +53,7 @@ from engine.core import (
     tuples,
 )
 
-from . import invariants, observation, solo
+from . import invariants, observation, score_words, solo
 from .actions import (
     BRAG,
     DISPATCH,
@@ -416,6 +417,25 @@ class FlorenceState(State):
 
     def winner(self) -> list[int]:
         return DECLARE_THE_WINNER.winner(self)
+
+    # --- scores in words (score_words.py) ----------------------------------------------------
+    def standings(self) -> list[tuple[int, int]]:
+        """Every seat at the board with its VP, the solo automa's included."""
+        return list(enumerate(self.vp[: self.seats]))
+
+    def winning_seats(self) -> list[int]:
+        won = self.winner()
+        return won if won or self.automa < 0 else [self.automa]
+
+    def label(self, player: int, names: SeatNamer = seat_name) -> str:
+        return score_words.label(self, player, names)
+
+    def tiebreak(self, names: SeatNamer = seat_name) -> str | None:
+        return score_words.tiebreak(self, names) if self.is_over() else None
+
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name
+                    ) -> list[ScoreStep]:
+        return score_words.steps(self, events, names)
 
     # --- words for the table ----------------------------------------------------------------
     def describe(self, names: SeatNamer = seat_name) -> str:

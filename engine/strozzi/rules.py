@@ -32,10 +32,12 @@ from engine.core import (
     Option,
     Rule,
     Rulebook,
+    ScoreStep,
     SeatNamer,
     State,
     capital,
     in_phases,
+    joined,
     lists,
     seat_name,
     tuples,
@@ -550,7 +552,8 @@ class EndOfTheRound(Rule["StrozziState"]):
         """Ships, then markers; then the next round, or after the last the end of the game."""
         SHIP_SCORING.score(state, events)
         MARKER_SCORING.score(state, events)
-        events.append(Event("round_scored", {"round": state.round, "money": list(state.money)}))
+        # no money here: the totals stay secret until the end, only the payouts are public
+        events.append(Event("round_scored", {"round": state.round}))
         if state.round >= state.rules.rounds:
             END_OF_GAME.end(state, events)
         else:
@@ -669,14 +672,61 @@ class EndOfTheGame(Rule["StrozziState"]):
             ]
             ranked = [s for s in florence if totals[s] > 0]
             ranked.sort(key=lambda s: -totals[s])  # stable: Florence order breaks ties
-            for seat, points in zip(ranked, r.progress_points, strict=False):
-                award(state, seat, points, "progress", category, events)
+            for rank, (seat, points) in enumerate(zip(ranked, r.progress_points, strict=False), 1):
+                tied = sum(1 for s in ranked if totals[s] == totals[seat]) > 1
+                award(state, seat, points, "progress", category, events, rank=rank,
+                      value=totals[seat], tied=tied)
 
     @staticmethod
     def winner(state: StrozziState) -> list[int]:
         florence = MARKER_SCORING.rank(state, state.rules.florence())
         best = max(state.money)
         return [next(s for s in florence if state.money[s] == best)]
+
+    @staticmethod
+    def tiebreak(state: StrozziState, names: SeatNamer) -> str | None:
+        """'In case of a tie, the player who has the marker in the better position in the
+        city of Florence wins', in words, when the greatest sum was shared."""
+        best = max(state.money)
+        florence = MARKER_SCORING.rank(state, state.rules.florence())
+        tied = [s for s in florence if state.money[s] == best]
+        if len(tied) < 2:
+            return None
+        pos = state.pos[state.rules.florence()]
+        won, other = tied[0], tied[1]
+        if pos[won] > pos[other]:
+            why = f"space {pos[won]} against {pos[other]}"
+        else:
+            why = f"both on space {pos[won]}, {names(won)}'s marker leftmost, first to arrive"
+        return (f"{capital(joined([names(s) for s in tied]))} have {best} each; "
+                f"{names(won)} wins the tie with the better marker in Florence ({why}).")
+
+
+ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+KIND = {"ship": "ships", "marker": "markers", "bonus": "bonus spaces", "progress": "progress"}
+
+
+def score_step(event: Event, names: SeatNamer) -> ScoreStep | None:
+    """A payout in words ('Seat 2's ship is 1st in Venice: 15'); None for other events.
+    Payouts are public; the money they add up to is not, so no total is named."""
+    if event.kind != "award":
+        return None
+    d = event.data
+    who, points, reason = capital(names(d["player"])), d["points"], d["reason"]
+    rank = ORDINAL.get(d.get("rank", 0), f"{d.get('rank')}th")
+    if reason == "ship":
+        text = f"{who}'s ship is {rank} in {d['city'].capitalize()}: {points}."
+    elif reason == "marker":
+        text = (f"{who}'s marker is {rank} in {d['city'].capitalize()} "
+                f"(space {d['space']}): {points}.")
+    elif reason == "bonus":
+        text = (f"{who}'s marker is on the bonus space {d['space']} in "
+                f"{d['city'].capitalize()}: {points} more.")
+    else:
+        value = f" ({d['value']} on its tokens)" if "value" in d else ""
+        tie = ", a tie decided by the better marker in Florence" if d.get("tied") else ""
+        text = f"{who} is {rank} in {d['category']}{value}{tie}: {points}."
+    return ScoreStep(d["player"], points, KIND.get(reason, reason), text)
 
 
 SETUP = Setup()
@@ -812,6 +862,13 @@ class StrozziState(State):
 
     def winner(self) -> list[int]:
         return END_OF_GAME.winner(self)
+
+    def tiebreak(self, names: SeatNamer = seat_name) -> str | None:
+        return END_OF_GAME.tiebreak(self, names) if self.is_over() else None
+
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name
+                    ) -> list[ScoreStep]:
+        return [step for e in events if (step := score_step(e, names)) is not None]
 
     # --- words for the table ---------------------------------------------------------
     def describe(self, names: SeatNamer = seat_name) -> str:

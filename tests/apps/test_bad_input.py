@@ -61,6 +61,8 @@ def positionals(parser: argparse.ArgumentParser, tmp: Path) -> list[str]:
     for action in parser._actions:
         if action.option_strings or isinstance(action, argparse._SubParsersAction):
             continue
+        if action.nargs == "?":
+            continue  # optional (history's GAME): the flag alone is tried
         if action.choices:
             out.append(sorted(action.choices)[-1])  # a game
         else:

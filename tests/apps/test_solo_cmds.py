@@ -58,4 +58,4 @@ def test_demo_plays_a_solo_game_with_strozzis_steps_confirmed_at_the_seat() -> N
     out = run("demo", "florence", "--players", "1", "--seed", "5").stdout
     assert out.startswith("Florence on a mocked table: 1 players, seed 5")
     assert "seat 1: ok" in out and "draw: solo " in out
-    assert "Game over. Scores: seat 1:" in out
+    assert "Game over. Strozzi (automa) wins " in out or "Game over. Seat 1 wins " in out
