@@ -44,7 +44,7 @@ class ManualClock:
 
 def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                      strip: str = "mock", chance: str = "app", one_button: int = 0,
-                     strip_keys: Mapping[str, str] | None = None) -> str:
+                     strip_keys: Mapping[str, str | int | float] | None = None) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `one_button` of them with a single button), undo/menu table buttons, a strip as long
     as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port)."""
@@ -59,12 +59,16 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                       f"next = {next(pins)}", ""]
     lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
     lines += ["[strip]", f'backend = "{strip}"', f"count = {_layout_count(game)}",
-              'order = "GRB"', *(f'{k} = "{v}"' for k, v in (strip_keys or {}).items()), ""]
+              'order = "GRB"', *(f"{k} = {_value(v)}" for k, v in (strip_keys or {}).items()), ""]
     lines += ["[pipeline]", "brightness = 0.5", "budget_ma = 6000", ""]
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
         lines.append(f"seed = {seed}")
     return "\n".join(lines) + "\n"
+
+
+def _value(v: str | int | float) -> str:
+    return f'"{v}"' if isinstance(v, str) else str(v)
 
 
 def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",

@@ -8,9 +8,14 @@ look roughly like the strip does to an eye.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from hw.backends import Backend
+from hw.schema import Int, Key, Table
 from hw.strip import ByteStrip, reorder
+
+if TYPE_CHECKING:
+    from hw.config import StripConfig
 
 
 class TerminalStrip(ByteStrip):
@@ -42,3 +47,10 @@ class TerminalStrip(ByteStrip):
         self._rows = rows
         self.stream.write("".join(out))
         self.stream.flush()
+
+
+def _open(config: StripConfig, **overrides: Any) -> TerminalStrip:
+    return TerminalStrip(config.count, order=config.order, width=config.width, **overrides)
+
+
+BACKEND = Backend("terminal", Table(Key("width", Int(lo=1, hi=1000), 60)), open=_open)
