@@ -269,3 +269,32 @@ def test_the_refusal_pattern_differs_from_every_seats_prompt(game: str) -> None:
     for _name, colour in view.palette:
         prompts = {dim(colour, pulse(t / 10)) for t in range(16)} | {dim(colour, 0.3)}
         assert OFF not in prompts
+
+
+def test_a_strada_romana_move_can_be_undone_but_a_face_down_tile_cannot(tmp_path: Path) -> None:
+    """'When the game ends, all players reveal the "wagon tiles" they own' (strada-romana.txt):
+    a tile named as it is taken is hidden from the others, so taking it cannot be undone
+    (the holder has seen the deck); any other action can, until the next seat acts."""
+    config = demo_config("strada_romana", 2, journal=tmp_path / "j.db", seed=4)
+    config.app.options = {"wagon_tiles": "when_taken"}  # the tile is named as it is taken
+    clock = ManualClock()
+    said: list[str] = []
+    table = Appliance(config, clock=clock, button_thread=False, say=said.append)
+    try:
+        table.app.start()
+        table.app.tick()
+        bot = ButtonBot(table, clock, 4)
+        app = table.app
+        play_until(bot, 2, just_after(lambda a: a.words[0] not in ("wagon", "end")))
+        move = next(a for a in reversed(app.state.history) if a.player != CHANCE)
+        count = len(app.state.history)
+        assert app.state.history[-1] == move  # any draw after it waits
+        bot.press("table", "undo")
+        assert len(app.state.history) == count - 1 and move in app.state.legal_actions()
+        play_until(bot, 2, just_after(lambda a: a.words[0] == "wagon"))
+        frozen = snapshot(table)
+        bot.press("table", "undo")
+        assert snapshot(table) == frozen
+        assert said[-1].endswith("cannot be undone: it revealed something hidden.")
+    finally:
+        table.close()
