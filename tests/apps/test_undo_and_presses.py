@@ -298,3 +298,64 @@ def test_a_strada_romana_move_can_be_undone_but_a_face_down_tile_cannot(tmp_path
         assert said[-1].endswith("cannot be undone: it revealed something hidden.")
     finally:
         table.close()
+
+
+KILLED_TABLE = """
+import json, sys
+from pathlib import Path
+from apps.runtime import Appliance
+from apps.sim import ButtonBot, ManualClock, demo_config
+from engine.core import CHANCE
+config = demo_config("strozzi", 4, journal=Path(sys.argv[1]), seed=9)
+clock = ManualClock()
+table = Appliance(config, clock=clock, button_thread=False, say=lambda _t: None)
+app = table.app
+app.start()
+app.tick()
+bot = ButtonBot(table, clock, 9)
+undone = 0
+while undone < 2:  # a port undone, then a seat's action undone after the next seat acted
+    bot.advance(4)
+    h, session = app.state.history, app.session
+    if session is None or len(h) < 2 or CHANCE in (h[-1].player, h[-2].player):
+        continue
+    if (undone == 0 and session.held and h[-1].words[0] == "port") or (
+            undone == 1 and not session.held and h[-1].player != h[-2].player):
+        bot.press("table", "undo")
+        undone += 1
+print(json.dumps({"state": app.state.to_dict(), "locked": app.session.locked,
+                  "why": app.session.why_locked, "held": app.session.held}), flush=True)
+sys.stdin.readline()  # killed here, its journal open
+"""
+
+
+def test_a_power_cut_after_undo_resumes_exactly(tmp_path: Path) -> None:
+    """A real process with undone actions in its journal is killed (SIGKILL, nothing
+    closed); the table started again has the same game, the same undo limit and reason,
+    and the same held draw."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "journal.db"
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_TABLE, str(db)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        before = json.loads(proc.stdout.readline())
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert len(undone_rows(db)) == 2
+    config = demo_config("strozzi", 4, journal=db, seed=9)
+    table = Appliance(config, clock=ManualClock(), button_thread=False, say=lambda _t: None)
+    try:
+        table.app.start()
+        session = table.app.session
+        assert session is not None and session.state.to_dict() == before["state"]
+        assert (session.locked, session.why_locked, session.held) == (
+            before["locked"], before["why"], before["held"])
+        assert before["why"].endswith("has acted since")
+    finally:
+        table.close()
