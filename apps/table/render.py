@@ -126,7 +126,7 @@ class Renderer:
         waiting = session.waiting_seat(state)
         for player, seat in enumerate(session.players):
             colour = session.colours[player]
-            if seat == waiting:
+            if seat == waiting or session.held:  # a held draw: any seat's press goes on
                 frame[f"seat.{seat}.status"] = dim(colour, level)
             elif session.view.seat_active(state, player):
                 frame[f"seat.{seat}.status"] = dim(colour, 0.3)

@@ -87,7 +87,7 @@ def test_a_strozzi_port_can_be_undone_until_the_next_press(make_table, tmp_path:
     """'The player who has taken the ship card places it ... near one of the three ports'
     (strozzi.txt): a wrong port is taken back with undo, because the next ship is drawn only
     at the next press."""
-    table, _clock, bot = seated(make_table)
+    table, clock, bot = seated(make_table)
     app = table.app
     play_until(bot, 4, just_after(lambda a: a.words[0] == "port"))
     port = next(a for a in reversed(app.state.history) if a.player != CHANCE)
@@ -96,6 +96,10 @@ def test_a_strozzi_port_can_be_undone_until_the_next_press(make_table, tmp_path:
     assert app.state.current_player() == CHANCE  # the next ship is due, and waits
     said = f"Undo takes back seat {seat}'s '{port.text}'; any button goes on."
     assert make_table.said[-1] == said
+    # every seat's light pulses: any of them goes on
+    now = clock()
+    for s in app.players:
+        assert len({_status(app, s, now + t) for t in (0.0, 0.4, 0.8)}) > 1
     bot.press("table", "undo")
     assert len(app.state.history) == count - 1
     assert app.state.history[-1] != port and port in app.state.legal_actions()
