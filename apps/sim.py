@@ -138,6 +138,7 @@ class ButtonBot:
         """The commands that walk a fresh menu to `action`, as a player would."""
         app = self.table.app
         assert app.state is not None
+        one = app.seats[seat].one_button if seat in app.seats else False
         shown = app.menus.get(seat)
         if shown is not None and shown.actions == list(app.state.legal_actions()):
             menu = copy.copy(shown)  # from where the seat's cursor is now
@@ -151,8 +152,8 @@ class ButtonBot:
             want = words[depth] if len(words) > depth else DONE
             options = menu.options()
             ahead = (options.index(want) - menu.index) % len(options)
-            # the shorter way round, as a person would go
-            step, move = ("next", menu.next) if ahead <= len(options) - ahead else (
+            # the shorter way round, as a person would go (a single button only goes on)
+            step, move = ("next", menu.next) if one or ahead <= len(options) - ahead else (
                 "previous", menu.previous)
             while menu.current != want:
                 move()
@@ -195,10 +196,11 @@ class ButtonBot:
         options = menu.options()
         want = action.words[len(menu.prefix)] if len(action.words) > len(menu.prefix) else DONE
         ahead = (options.index(want) - menu.index) % len(options)
+        one = app.seats[seat].one_button if seat in app.seats else False
         if ahead == 0:
             self.command(seat, "select")
         else:
-            self.command(seat, "next" if ahead <= len(options) - ahead else "previous")
+            self.command(seat, "next" if one or ahead <= len(options) - ahead else "previous")
 
     def stray_press(self, rng: random.Random) -> None:
         """Somebody presses out of turn: the table must flash and change nothing."""
