@@ -14,7 +14,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import engine
 from engine.core import CHANCE, Action, Event, Game, IllegalAction, SeatNamer, State, seat_name
@@ -23,6 +23,7 @@ from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
+from .render import seen
 
 if TYPE_CHECKING:
     from .app import TableApp
@@ -209,7 +210,7 @@ class Session:
                 continue
             trial = state.clone()
             trial.apply(action)
-            if trial.is_over() or self.view.seat_active(seen_as(self.view, trial), player):
+            if trial.is_over() or self.view.seat_active(seen(self, trial), player):
                 return index
         return 0
 
@@ -490,13 +491,6 @@ def lock(
     if n >= 2 and history[-2].player not in (action.player, CHANCE):
         return n - 1, f"{names(action.player)} has acted since"
     return 0, ""
-
-
-def seen_as(view: View, state: State) -> State:
-    """`state` as `view` reads it (a read-model view gets the observation only)."""
-    from .render import Seen
-
-    return cast(State, Seen(state)) if view.observes_only else state
 
 
 # --- seat names in the engine's sentences --------------------------------------------------
