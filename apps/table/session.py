@@ -350,10 +350,8 @@ class Session:
         if table.mode != "playing" or state.is_over() or not state.legal_actions():
             return
         seat = self.waiting_seat()
-        if seat is None:
-            if state.current_player() != CHANCE:
-                return
-            seat = "*"
+        if seat is None or state.current_player() == CHANCE:
+            return  # a card to enter: no candidate card is previewed before it is drawn
         menu = self.menu_for(seat)
         table.say(f"Seat {seat}: {menu.path()}")
 
