@@ -3,7 +3,7 @@
 One row per game, one row per confirmed action. An action is committed (WAL,
 `synchronous=FULL`) before the table acknowledges it with light, so an
 acknowledged action is on disk. Resume replays the actions of the unfinished
-game; undo deletes the last row and replays. docs/journal.md says all of this
+game; undo moves the last row to the `undone` table and replays. docs/journal.md says all of this
 for the people at the table; in short:
 
 - **Finished games live in the main file.** When a game ends (finished or
@@ -51,7 +51,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x54564C41  # "TVLA" at offset 68 of the SQLite header: a Tavola journal
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 3: the `undone` table (2 is brought to 3 when opened)
 LEGACY_SCHEMA = 1  # journals written before the application id and the meta table
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BACKUPS = 3
@@ -80,13 +80,39 @@ CREATE TABLE IF NOT EXISTS actions (
     at REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS undone (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    player INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL,
+    undone_at REAL NOT NULL,
+    locked INTEGER NOT NULL,
+    why TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value NOT NULL
 ) WITHOUT ROWID;
 """
+_UNDONE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS undone"):SCHEMA.index(
+    "CREATE TABLE IF NOT EXISTS meta")].strip().rstrip(";")
 _GAME_COLUMNS = {"id", "game", "players", "seed", "options", "seats", "data_digest", "status",
                  "started", "ended", "scores", "winner"}
+
+
+@dataclass(frozen=True)
+class UndoneAction:
+    """An action taken back by undo, as the journal keeps it: it was number `seq`, and
+    when it was undone the first `locked` actions could no longer be, because `why`."""
+
+    seq: int
+    player: int
+    text: str
+    at: float
+    undone_at: float
+    locked: int
+    why: str
 
 
 class JournalError(RuntimeError):
@@ -336,6 +362,17 @@ class Journal:
                 raise
             if kind == "legacy":
                 log.info("journal %s: brought to schema %d", self.path, SCHEMA_VERSION)
+        elif version < SCHEMA_VERSION:  # schema 2: the undone table is added, nothing else
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(_UNDONE)
+                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            log.info("journal %s: brought to schema %d", self.path, SCHEMA_VERSION)
         else:  # take the write lock once: a lock held elsewhere is an error now, not mid-game
             db.execute("BEGIN IMMEDIATE")
             db.execute("ROLLBACK")
@@ -570,9 +607,17 @@ class Journal:
                     if current.progress() >= record.progress() or not _continues(record,
                                                                                    current):
                         continue
+                    # the undone actions stay: they are set aside while the game's row
+                    # is replaced (they refer to it), then put back
+                    kept = db.execute("SELECT game_id, seq, player, text, at, undone_at, locked,"
+                                      " why FROM undone WHERE game_id=?", (game_id,)).fetchall()
+                    db.execute("DELETE FROM undone WHERE game_id=?", (game_id,))
                     db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
                     db.execute("DELETE FROM games WHERE id=?", (game_id,))
-                _insert(db, record)
+                    _insert(db, record)
+                    db.executemany("INSERT INTO undone VALUES (?,?,?,?,?,?,?,?)", kept)
+                else:
+                    _insert(db, record)
                 restored.setdefault(source, []).append(
                     f"{game_id}" + (f" ({len(record.actions)} actions)"
                                     if record.status == "playing" else ""))
@@ -758,8 +803,14 @@ class Journal:
                                    f"{seq}") from None
             appended()
 
-    def undo(self, game_id: int, *, wait: float | None = None) -> tuple[int, str] | None:
-        """Delete the last action of a game; returns it, or None when there is none."""
+    def undo(self, game_id: int, *, locked: int = 0, why: str = "",
+             wait: float | None = None) -> tuple[int, str] | None:
+        """Take back the last action of a game; returns it, or None when there is none.
+
+        Nothing is deleted silently: the action moves, in the same transaction, to the
+        `undone` table with when it was undone and `locked`, how many actions before it
+        could no longer be undone then, and `why` (a resumed table restores that limit
+        and its reason exactly)."""
         found: list[tuple[int, str]] = []
 
         def undone() -> None:
@@ -769,13 +820,23 @@ class Journal:
 
         with self._tx(wait=wait, then=undone) as db:
             row = db.execute(
-                "SELECT seq, player, text FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1",
+                "SELECT seq, player, text, at FROM actions WHERE game_id=? ORDER BY seq DESC"
+                " LIMIT 1",
                 (game_id,),
             ).fetchone()
             if row is not None:
+                db.execute("INSERT INTO undone (game_id, seq, player, text, at, undone_at, locked,"
+                           " why) VALUES (?,?,?,?,?,?,?,?)",
+                           (game_id, *row, self.clock(), locked, why))
                 db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, row[0]))
                 found.append((int(row[1]), str(row[2])))
         return found[0] if found else None
+
+    def undone(self, game_id: int) -> list[UndoneAction]:
+        """The actions of a game that were taken back, in the order they were undone."""
+        return [UndoneAction(*r) for r in self.db.execute(
+            "SELECT seq, player, text, at, undone_at, locked, why FROM undone WHERE game_id=? "
+            "ORDER BY undone_at, rowid", (game_id,))]
 
     def finish(self, game_id: int, scores: list[int], winner: list[int], *,
                wait: float | None = None) -> None:

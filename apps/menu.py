@@ -6,6 +6,10 @@ an action is entered automatically, so a seat never presses select for a
 choice it does not have; and a word that leads to a single action stands for
 it (`collect cube 121` is chosen at `cube`, no level of one word follows). Where
 an action ends at a level while others go on, the level offers `DONE` for it.
+
+`DONE` is written so that no notation word can be it (words never hold parentheses):
+a game's own `ok` (Florence's confirmation of an automa step) is then one press, not
+`ok` followed by an end marker that looked the same.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Sequence
 
 from engine.core import Action
 
-DONE = "ok"
+DONE = "(done)"
 BACK = "back"
 
 

@@ -8,6 +8,7 @@ input path (filters, event queue, menus, journal, lights) runs for real.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -17,8 +18,9 @@ from engine.core import CHANCE, Action, derive
 from hw.backends.mock import MockStrip
 
 from . import runtime
-from .menu import DONE, Menu
+from .menu import DONE
 from .runtime import Appliance
+from .table import TableApp
 from .views import view_for
 
 PRESS_S = 0.05  # how long a bot holds a button for a press
@@ -137,15 +139,25 @@ class ButtonBot:
         app = self.table.app
         assert app.state is not None
         one = app.seats[seat].one_button if seat in app.seats else False
-        menu = Menu(app.state.legal_actions(), with_back=one)
+        shown = app.menus.get(seat)
+        if shown is not None and shown.actions == list(app.state.legal_actions()):
+            menu = copy.copy(shown)  # from where the seat's cursor is now
+        else:
+            assert app.session is not None
+            menu = app.session.fresh_menu(seat)
         commands: list[str] = []
         words = action.words
         for _ in range(64):
             depth = len(menu.prefix)
             want = words[depth] if len(words) > depth else DONE
+            options = menu.options()
+            ahead = (options.index(want) - menu.index) % len(options)
+            # the shorter way round, as a person would go (a single button only goes on)
+            step, move = ("next", menu.next) if one or ahead <= len(options) - ahead else (
+                "previous", menu.previous)
             while menu.current != want:
-                menu.next()
-                commands.append("next")
+                move()
+                commands.append(step)
             commands.append("select")
             if menu.select() is not None:
                 return commands
@@ -163,6 +175,32 @@ class ButtonBot:
         else:
             action = legal[rng.randrange(len(legal))]
         return seat, action
+
+    def release(self, app: TableApp) -> None:
+        """A draw is held for the next press: the seat that acts after it presses the
+        first move it will need anyway (previous or next), or select when its choice is
+        where the cursor will start (that press then only draws)."""
+        session = app.session
+        assert session is not None
+        after = session.state.clone()
+        while after.current_player() == CHANCE:
+            after.apply(app.chance.draw(after))
+        player = after.current_player()
+        if player is None or player < 0:
+            self.command(app.players[0], "select")
+            return
+        seat = app.players[player]
+        legal = after.legal_actions()
+        action = legal[derive(self.seed, "bot", len(after.history)).randrange(len(legal))]
+        menu = session.fresh_menu(seat, after)
+        options = menu.options()
+        want = action.words[len(menu.prefix)] if len(action.words) > len(menu.prefix) else DONE
+        ahead = (options.index(want) - menu.index) % len(options)
+        one = app.seats[seat].one_button if seat in app.seats else False
+        if ahead == 0:
+            self.command(seat, "select")
+        else:
+            self.command(seat, "next" if one or ahead <= len(options) - ahead else "previous")
 
     def stray_press(self, rng: random.Random) -> None:
         """Somebody presses out of turn: the table must flash and change nothing."""
@@ -198,6 +236,8 @@ class ButtonBot:
                 self.press("table", "menu")
         elif mode == "paused":
             self.press("table", "menu")
+        elif app.session is not None and app.session.held:
+            self.release(app)
         else:
             if self.noise and self._stray.random() < self.noise:
                 self.stray_press(self._stray)

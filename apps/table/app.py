@@ -33,7 +33,15 @@ from ..menu import Menu
 from ..views import View, ViewContext, has_view
 from ..views.base import Colour, ElementFrame
 from .lobby import Lobby, Seating
-from .render import PULSE_PERIOD, PULSE_STEPS, SCORING_HOLD, SCORING_STEP, Renderer
+from .render import (
+    BLINK_S,
+    BLINKS,
+    PULSE_PERIOD,
+    PULSE_STEPS,
+    SCORING_HOLD,
+    SCORING_STEP,
+    Renderer,
+)
 from .session import RETRY_S, Session, Unwritten
 
 log = logging.getLogger("tavola.table")
@@ -56,7 +64,7 @@ TRANSITIONS: list[dict[str, Any]] = [
 GAME_MODES = ("setup", "playing", "scoring", "over", "paused")
 """The modes a `Session` exists in; the lobby's are idle, choosing and seating."""
 
-ERROR_SECONDS = 0.4
+ERROR_SECONDS = BLINKS * 2 * BLINK_S  # the refusal's blinks (render.refusal_light)
 
 
 class Output(Protocol):
@@ -255,6 +263,8 @@ class TableApp:
         session = self.session
         if self.mode != "playing" or session is None or session.state.is_over():
             return None
+        if session.held:
+            return None  # any press draws the held card
         if session.state.current_player() == CHANCE and self.chance.automatic:
             return "wait: the table is drawing."
         waiting = session.waiting_seat()
@@ -379,6 +389,8 @@ class TableApp:
             return due
         step = PULSE_PERIOD / PULSE_STEPS
         wait = step - (now % step)
+        for until in self.errors.values():  # the next edge of a refusal's blink
+            wait = min(wait, (until - now) % BLINK_S or BLINK_S)
         return wait if due is None else min(wait, due)
 
     def _compositor(self) -> Compositor | None:

@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from .session import Session
 
 ERROR: Colour = (255, 0, 0)
+# A refused press blinks: red and dark in turns, fast. Colour alone cannot say it at a
+# seat whose own colour is red (Strozzi's seat 1), and no prompt is ever dark or this
+# fast (the pulse never drops below a fifth and takes 1.6 s), so the pattern is plain at
+# every seat colour.
+BLINK_S = 0.1  # each half of a blink
+BLINKS = 3
 PREVIEW: Colour = (255, 255, 255)
 PULSE_PERIOD = 1.6
 PULSE_STEPS = 16  # distinct prompt brightnesses per period: frames repeat, few are pushed
@@ -100,7 +106,7 @@ class Renderer:
             self._lobby(frame, now)
         for seat, until in table.errors.items():
             if now < until:
-                frame[f"seat.{seat}.status"] = ERROR
+                frame[f"seat.{seat}.status"] = refusal_light(until - now)
         return frame
 
     def board(self, session: Session, state: State | None = None) -> ElementFrame:
@@ -120,7 +126,7 @@ class Renderer:
         waiting = session.waiting_seat(state)
         for player, seat in enumerate(session.players):
             colour = session.colours[player]
-            if seat == waiting:
+            if seat == waiting or session.held:  # a held draw: any seat's press goes on
                 frame[f"seat.{seat}.status"] = dim(colour, level)
             elif session.view.seat_active(state, player):
                 frame[f"seat.{seat}.status"] = dim(colour, 0.3)
@@ -182,6 +188,13 @@ class Renderer:
             glow = dim((255, 255, 255), GLOW_MIN + 2 * GLOW_SPAN * pulse(now))
             for seat in table.seat_order:
                 frame[f"seat.{seat}.status"] = glow
+
+
+def refusal_light(left: float) -> Colour:
+    """The status light of a refused press, `left` seconds before its flash ends: red,
+    dark, red, dark, ... (it starts red, at once)."""
+    elapsed = BLINKS * 2 * BLINK_S - left
+    return ERROR if int(max(0.0, elapsed) / BLINK_S + 1e-9) % 2 == 0 else OFF
 
 
 def pulse(now: float, period: float = PULSE_PERIOD) -> float:

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
-from engine.core import CHANCE, Action, Event, Game, State, seat_name
+from engine.core import CHANCE, Action, Event, Game, SeatNamer, State, seat_name
 
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
 from ..record import recorded, result_lines
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
+from .render import seen
 
 if TYPE_CHECKING:
     from .app import TableApp
@@ -82,6 +83,12 @@ class Session:
         self.ctx = ViewContext(colours=tuple(self.colours), seats=tuple(self.players))
         self.menus: dict[str, Menu] = {}
         self.unwritten: Unwritten | None = None
+        # Undo: the first `locked` actions can no longer be taken back (`why_locked` says
+        # why); `held` is an automatic draw waiting for the next press, so that the
+        # action before it stays undoable until somebody moves on.
+        self.locked = 0
+        self.why_locked = ""
+        self.held = False
 
     @classmethod
     def resumed(cls, table: TableApp, record: GameRecord) -> Session:
@@ -90,18 +97,38 @@ class Session:
         state = game.new_state(record.players, seed=record.seed, options=record.options)
         if state.data.digest != record.data_digest:
             raise ValueError("the component data changed since the game started")
+        view = view_for(game.name)
+        seats = [str(s["seat"]) for s in record.seats]
+
+        def names(player: int) -> str:
+            return f"seat {seats[player]}" if 0 <= player < len(seats) else seat_name(player)
+
+        locks: list[tuple[int, str]] = []
         for player, text in record.actions:
-            state.apply(recorded(state, player, text))
+            action = recorded(state, player, text)
+            events = state.apply(action)
+            locks.append(lock(view, state, action, events, names))
         colours: list[Colour] = [(c[0], c[1], c[2]) for c in (s["colour"] for s in record.seats)]
-        return cls(
+        session = cls(
             table,
             game=game,
-            view=view_for(game.name),
+            view=view,
             state=state,
             game_id=record.id,
             players=[s["seat"] for s in record.seats],
             colours=colours,
         )
+        for at, why in locks:
+            session.lock_at(at, why)
+        # what was locked when an action was undone (a later player's turn had begun)
+        for undone in table.journal.undone(record.id):
+            session.lock_at(undone.locked, undone.why)
+        return session
+
+    def lock_at(self, at: int, why: str) -> None:
+        """The first `at` actions can no longer be undone, because `why`."""
+        if at > self.locked:
+            self.locked, self.why_locked = at, why
 
     # --- words ------------------------------------------------------------------
     def name(self, player: int) -> str:
@@ -137,12 +164,41 @@ class Session:
         return bool(self.view.in_setup(self.state))
 
     def menu_for(self, seat: str) -> Menu:
-        """A fresh menu of the legal actions for `seat` (a one-button seat gets `back`)."""
-        seats = self.table.seats
-        one = seats[seat].one_button if seat in seats else False
-        menu = Menu(self.state.legal_actions(), with_back=one)
+        """A fresh menu of the legal actions for `seat`, kept as the seat's."""
+        menu = self.fresh_menu(seat)
         self.menus[seat] = menu
         return menu
+
+    def fresh_menu(self, seat: str, state: State | None = None) -> Menu:
+        """The legal actions as `seat` is offered them (a one-button seat gets `back`),
+        the cursor on a safe first choice; in the game's state unless `state` is given."""
+        state = state if state is not None else self.state
+        seats = self.table.seats
+        one = seats[seat].one_button if seat in seats else False
+        menu = Menu(state.legal_actions(), with_back=one)
+        menu.index = self.safe_start(menu, state)
+        return menu
+
+    def safe_start(self, menu: Menu, state: State) -> int:
+        """Where the cursor starts: on the first choice that does not end the seat's
+        round (two presses of select must never pass a Florence round), tried on a copy
+        of the state; on the first choice when every one ends it."""
+        player = state.current_player()
+        if player is None or player < 0:
+            return 0
+        for index in range(len(menu.options())):
+            menu.index = index
+            # a word with choices below it (Florence's `pass LOCATION`) is tried with its
+            # first: they all end the round or none does
+            under = menu.candidates()
+            action = menu.candidate() or (under[0] if under else None)
+            if action is None:  # `back`
+                continue
+            trial = state.clone()
+            trial.apply(action)
+            if trial.is_over() or self.view.seat_active(seen(self, trial), player):
+                return index
+        return 0
 
     # --- presses in the game's modes -------------------------------------------------
     def on_setup(self, seat: str, command: str) -> None:
@@ -158,6 +214,9 @@ class Session:
     def on_playing(self, seat: str, command: str) -> None:
         table, state = self.table, self.state
         if state.is_over():
+            return
+        if self.held:
+            self.release(seat, command)
             return
         refusal = table.refusal(seat)
         if refusal is not None:
@@ -180,6 +239,18 @@ class Session:
                 self.confirm(action)
                 return
         table.say(f"Seat {seat}: {menu.path()}")
+
+    def release(self, seat: str, command: str) -> None:
+        """A press while a draw is held: the table draws now (the action before it can no
+        longer be undone). A previous / next at the seat that is then to act also moves
+        its cursor; a select only draws, so nobody chooses before seeing what came up."""
+        self.held = False
+        self.auto_draw()
+        if command in ("next", "previous") and self.table.mode == "playing":
+            menu = self.menus.get(seat)
+            if menu is not None and self.waiting_seat() == seat:
+                menu.next() if command == "next" else menu.previous()
+                self.table.say(f"Seat {seat}: {menu.path()}")
 
     def on_scoring(self, seat: str, command: str) -> None:
         if command == "select":
@@ -219,6 +290,7 @@ class Session:
         return events
 
     def acknowledge(self, action: Action, events: list[Event]) -> None:
+        self.lock_at(*lock(self.view, self.state, action, events, self.name))
         self.say_action(action)
         self.table.journal.sync_mark()  # right after the acknowledgement, not between
         self.after_change(events)
@@ -250,9 +322,29 @@ class Session:
             table.say("Lay out the board as the lights show, then press select at any seat.")
             return
         if state.current_player() == CHANCE and table.chance.automatic:
+            history = state.history
+            if table.mode == "playing" and history and len(history) > self.locked:
+                # the draw waits for the next press: until then the action stays undoable
+                self.held = True
+                table.say(f"Undo takes back {self.name(history[-1].player)}'s "
+                          f"'{history[-1].text}'; any button goes on.")
+                return
             self.auto_draw()
-        else:
-            table.say(self.describe())  # the prompt in words: who acts, and on what
+            return
+        table.say(self.describe())  # the prompt in words: who acts, and on what
+        self.show_cursor()
+
+    def show_cursor(self) -> None:
+        """The seat to act gets its menu at once, cursor and preview included: nobody has
+        to press a key to learn where the cursor is."""
+        table, state = self.table, self.state
+        if table.mode != "playing" or state.is_over() or not state.legal_actions():
+            return
+        seat = self.waiting_seat()
+        if seat is None or state.current_player() == CHANCE:
+            return  # a card to enter: no candidate card is previewed before it is drawn
+        menu = self.menu_for(seat)
+        table.say(f"Seat {seat}: {menu.path()}")
 
     def auto_draw(self) -> None:
         table, state = self.table, self.state
@@ -309,23 +401,28 @@ class Session:
 
     # --- undo, refused writes ----------------------------------------------------------
     def undo(self) -> None:
-        """Undo the last action, never past a draw that was seen (the table saw the card)."""
+        """Take back the last action while that is still fair: until the next player has
+        acted, nothing hidden was revealed since and no draw was seen (a held draw is not
+        drawn yet, so the action before it can be undone). Pressed again, it goes on
+        through the same seat's earlier actions of the turn. The journal keeps what was
+        undone (`Journal.undone`)."""
         table, state = self.table, self.state
         if table.mode not in ("playing", "setup") or not state.history:
             table.say("Nothing to undo.")
             return
         last = state.history[-1]
-        if last.player == CHANCE:
-            table.say(f"'{last.text}' was a draw everybody saw; it cannot be undone.")
+        if len(state.history) <= self.locked:
+            table.say(f"'{last.text}' cannot be undone: {self.why_locked}.")
             table.flash_seats(self.players)
             return
         try:
-            table.journal.undo(self.game_id)
+            table.journal.undo(self.game_id, locked=self.locked, why=self.why_locked)
         except JournalUnavailable as exc:
             table.journal_refused(str(exc), "nothing was undone")
             return
+        self.held = False
         self.state = self.replayed(state.history[:-1])
-        table.say(f"Undone: {last.text}.")
+        table.say(f"Undone: {self.name(last.player)}'s '{last.text}'.")
         self.after_change([])
 
     def replayed(self, actions: Sequence[Action]) -> State:
@@ -363,6 +460,27 @@ class Session:
             self.acknowledge(u.action, u.events)
 
 
+# --- how far undo may go ----------------------------------------------------------------
+def lock(
+    view: View, state: State, action: Action, events: list[Event], names: SeatNamer = seat_name
+) -> tuple[int, str]:
+    """How many actions are locked once `action` is applied to `state` (state after it),
+    and why: a draw, an action that shows something hidden (its public text differs from
+    its text), a scoring or the end lock everything; a seat acting after another seat
+    locks what came before it (the other seat's turn is over)."""
+    history = state.history
+    n = len(history)
+    if action.player == CHANCE:
+        return n, "it was a draw everybody saw"
+    if view.public_text(state, action) != action.text:
+        return n, "it revealed something hidden"
+    if state.is_over() or (events and view.is_scoring(events)):
+        return n, "it was scored"
+    if n >= 2 and history[-2].player not in (action.player, CHANCE):
+        return n - 1, f"{names(action.player)} has acted since"
+    return 0, ""
+
+
 __all__ = [
     "RETRY_S",
     "RETRY_WAIT_S",
@@ -370,5 +488,6 @@ __all__ = [
     "Unwritten",
     "UnwrittenAction",
     "UnwrittenFinish",
+    "lock",
     "recorded",
 ]

@@ -129,7 +129,7 @@ def test_a_full_hand_decides_at_its_seat_and_one_press_keeps_it(make_table, tmp_
     seat = app.players[player]
     other = next(s for s in app.players if s != seat)
     assert app._waiting_seat() == seat and len(state.hands[player]) == 5
-    assert "holds 5 scandal cards, the limit" in make_table.said[-1]
+    assert "holds 5 scandal cards, the limit" in make_table.said[-2]  # then its cursor
     time, history = state.time[player], len(state.history)
     bot.command(other, "select")
     assert len(state.history) == history and "turn" in make_table.said[-1]

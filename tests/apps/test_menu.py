@@ -75,3 +75,21 @@ def test_a_word_leading_to_a_single_action_stands_for_it() -> None:
     assert menu.candidate() is None and menu.path() == "collect [tile]"
     menu.previous()
     assert menu.select() == Action(0, "collect cube 121")  # no level of one word follows
+
+
+def test_a_games_own_ok_is_one_press() -> None:
+    """Florence solo: "after each of Strozzi's steps the human confirms it ('ok')"
+    (engine/florence/solo.py). Confirming takes one select, not `ok` and then an end
+    marker that read the same."""
+    for verb in ("ok", "done"):
+        menu = Menu(acts(verb))
+        assert menu.options() == [verb]
+        assert menu.select() == Action(0, verb)
+
+
+def test_the_end_marker_is_no_notation_word() -> None:
+    menu = Menu(acts("ok", "ok now"))
+    assert menu.options() == ["ok"]
+    assert menu.select() is None
+    assert menu.options() == [DONE, "now"] and DONE != "ok"
+    assert menu.select() == Action(0, "ok")

@@ -150,7 +150,7 @@ def test_at_the_reveal_the_holder_names_each_tile_and_the_wagon_lights(make_tabl
     state = app.state
     holder = state.current_player()
     seat = app.players[holder]
-    assert app._waiting_seat() == seat and "reveals wagon tile" in make_table.said[-1]
+    assert app._waiting_seat() == seat and "reveals wagon tile" in make_table.said[-2]
     history = len(state.history)
     other = next(s for s in app.players if s != seat)
     bot.command(other, "select")  # not that seat's tile: refused, nothing entered

@@ -371,7 +371,8 @@ def test_prompts_use_the_table_seat_names(make_table) -> None:
     app = table.app
     assert app.players == ["3", "1", "2"] and app.mode == "playing"
     said = make_table.said
-    assert said[-1].startswith("Seat 3 decides on ship"), said[-1]
+    assert said[-2].startswith("Seat 3 decides on ship"), said[-2]
+    assert said[-1] == "Seat 3: [flag]"  # its cursor, at once
     bot.command("1", "select")  # out of turn
     assert said[-1].startswith("Seat 1: it is seat 3's turn. Seat 3 decides"), said[-1]
 
