@@ -8,9 +8,11 @@ input path (filters, event queue, menus, journal, lights) runs for real.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine.core import CHANCE, Action, derive
@@ -42,10 +44,12 @@ class ManualClock:
 
 def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                      strip: str = "mock", chance: str = "app", one_button: int = 0,
-                     strip_keys: Mapping[str, str] | None = None) -> str:
+                     strip_keys: Mapping[str, str] | None = None,
+                     options: Mapping[str, Any] | None = None) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `one_button` of them with a single button), undo/menu table buttons, a strip as long
-    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port)."""
+    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port), and the
+    game's `options` (`[app.options]`)."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -62,14 +66,17 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
         lines.append(f"seed = {seed}")
+    if options:
+        lines += ["", "[app.options]", *(f"{k} = {json.dumps(v)}" for k, v in options.items())]
     return "\n".join(lines) + "\n"
 
 
 def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
-                chance: str = "app", one_button: int = 0) -> runtime.Config:
+                chance: str = "app", one_button: int = 0,
+                options: Mapping[str, Any] | None = None) -> runtime.Config:
     """The mocked table of `demo_config_text`, parsed."""
     text = demo_config_text(game, seats, journal=journal, seed=seed, strip=strip,
-                            chance=chance, one_button=one_button)
+                            chance=chance, one_button=one_button, options=options)
     return runtime.parse_text(text, name=f"<demo {game}>")
 
 
