@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import engine
-from engine.core import CHANCE
+from engine.core import CHANCE, counted
 
 from .views.base import OFF, Colour, ElementFrame
 
@@ -110,7 +110,7 @@ def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
         tokens += "  " + ", ".join(f"{t.category} {t.value}" for t in obs.face_up)
     ship = "no ship in play"
     if isinstance(obs, StrozziObservation) and obs.ship is not None:
-        ship = f"ship {obs.ship.id}, {obs.ship.sails} sails"
+        ship = f"ship {obs.ship.id}, {counted(obs.ship.sails, 'sail')}"
     lines.append(tokens)
     lines.append(f"in play  {ship} " + dots(frame, "strozzi.ship.sails", 9))
     lines.append("flags    " + "  ".join(

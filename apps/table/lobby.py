@@ -95,8 +95,12 @@ class Lobby:
             elif len(joined) >= game.max_players:
                 self.table.flash(seat, f"{game.title} is for at most {game.max_players} players.")
             else:
+                before = [name for name, _ in self.palette()]
                 joined.append(seat)
-                self.table.say(f"Seat {seat} joined as {self.palette()[len(joined) - 1][0]}.")
+                now = [name for name, _ in self.palette()]
+                moved = "".join(f" Seat {s} is {now[i]} now." for i, s in enumerate(joined[:-1])
+                                if before[i] != now[i])
+                self.table.say(f"Seat {seat} joined as {now[len(joined) - 1]}.{moved}")
                 if len(joined) == game.max_players:
                     self.start_if_ready()
         elif command == "back":
@@ -106,7 +110,11 @@ class Lobby:
                 self.table.flash(seat, "Press select to join first.")
 
     def palette(self) -> Sequence[tuple[str, Colour]]:
-        return self.view.palette if self.view is not None else ()
+        """The colours of the seats joined so far, as the game would give them now (a solo
+        game may reserve the automa's colours)."""
+        if self.view is None:
+            return ()
+        return self.view.palette_for(max(1, len(self.seating.joined)))
 
     def start_if_ready(self) -> None:
         """Start the chosen game with the joined players, or say why it cannot start."""

@@ -25,6 +25,7 @@ from .playout import PLAYOUT_LIMIT, play_out
 from .rng import derive, draw_chance, random_action
 from .rulebook import Rule, Rulebook, in_phases
 from .state import Game, Option, SeatNamer, State, capital, seat_name
+from .words import counted
 
 __all__ = [
     "CHANCE",
@@ -58,6 +59,7 @@ __all__ = [
     "Stored",
     "UnknownNotation",
     "capital",
+    "counted",
     "derive",
     "draw_chance",
     "in_phases",
