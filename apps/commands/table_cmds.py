@@ -17,6 +17,7 @@ from hw.tomlsource import ConfigError
 from .. import args as types
 from .. import runtime
 from ..journal import Journal, JournalError, default_path
+from .engine_cmds import option_args, parse_options
 
 
 def _fail(message: str) -> int:
@@ -32,6 +33,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not game.min_players <= players <= game.max_players:
         return _fail(f"--players: {game.title} is for {game.min_players}-{game.max_players} "
                      f"players, not {players}")
+    options = parse_options(args)
+    try:
+        game.resolve_options(players, options)
+    except ValueError as exc:
+        return _fail(f"demo: {exc}")
     out = sys.stdout
 
     def say(text: str) -> None:
@@ -41,7 +47,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="tavola-demo-") as tmp:
         journal = Path(args.db) if args.db else Path(tmp) / "demo.db"
         config = demo_config(game.name, players, journal=journal, seed=args.seed,
-                             strip=args.strip, chance=args.chance)
+                             strip=args.strip, chance=args.chance, options=options)
         clock = ManualClock()
         try:
             table = runtime.Appliance(config, clock=clock, button_thread=False, say=say)
@@ -176,6 +182,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="probability of an out-of-turn press before each decision")
     p.add_argument("--pace", type=types.seconds, default=0.0,
                    help="real seconds to wait after each press (to watch, or to crash-test)")
+    option_args(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(

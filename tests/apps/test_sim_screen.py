@@ -207,3 +207,21 @@ def test_sim_takes_options_like_selfplay() -> None:
     done = subprocess.run([*TAVOLA, "sim", "strozzi", "--option", "nonsense=1"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Strozzi has no option nonsense" in done.stderr
+
+
+def test_demo_takes_options_and_the_game_is_played_with_them(tmp_path: Path) -> None:
+    """The journal records the options the game was played with: the preset's switches."""
+    from apps.journal import Journal
+
+    db = tmp_path / "d.db"
+    done = subprocess.run([*TAVOLA, "demo", "florence", "--players", "1", "--seed", "2",
+                           "--difficulty", "harder", "--db", str(db)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    journal = Journal(db)
+    try:
+        (game,) = journal.history()
+    finally:
+        journal.close()
+    assert game.options["difficulty"] == "harder"
+    assert game.options["harder_pass"] is True
