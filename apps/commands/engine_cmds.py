@@ -202,8 +202,9 @@ def cmd_data(args: argparse.Namespace) -> int:
         print(f"  {group.name:<{width}}  {group.provenance:<11}  {group.source}")
     count = len(data.provisional())
     print(
-        f"{count} of {len(data.groups)} value groups are provisional; "
-        f"correct them in {user_override_path(game.name)}"
+        f"{count} of {len(data.groups)} value groups are provisional; correct them in "
+        f"{user_override_path(game.name)} (its tables replace these key by key, "
+        f"docs/engine.md; try a file with --override FILE)"
     )
     return 0
 

@@ -157,6 +157,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the app draws (default) or players pick what came up")
     p.add_argument("--db", help="journal file (default: temporary; see --keep)")
     p.add_argument("--keep", action="store_true",
-                   help=f"keep games in the user journal ({default_path()})")
+                   help=f"keep games in the user journal for `history` ({default_path()})")
     option_args(p)
     p.set_defaults(func=cmd_sim)

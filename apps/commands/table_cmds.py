@@ -45,7 +45,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         out.flush()
 
     with tempfile.TemporaryDirectory(prefix="tavola-demo-") as tmp:
-        journal = Path(args.db) if args.db else Path(tmp) / "demo.db"
+        journal = Path(args.db) if args.db else (default_path() if args.keep else
+                                                 Path(tmp) / "demo.db")
         config = demo_config(game.name, players, journal=journal, seed=args.seed,
                              strip=args.strip, chance=args.chance, options=options)
         clock = ManualClock()
@@ -178,6 +179,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the app draws (default) or the players pick what came up")
     p.add_argument("--db", help="journal file; an unfinished game in it is resumed "
                    "(default: a temporary file)")
+    p.add_argument("--keep", action="store_true",
+                   help=f"keep the game in the user journal for `history` ({default_path()})")
     p.add_argument("--noise", type=types.probability, default=0.0,
                    help="probability of an out-of-turn press before each decision")
     p.add_argument("--pace", type=types.seconds, default=0.0,

@@ -26,12 +26,14 @@ COLS, ROWS = 80, 24
 class Tty:
     """`tavola sim` in a pseudo-terminal of 80x24, its screen emulated by pyte."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, argv: list[str] | None = None, cwd: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        env = {**os.environ, "COLUMNS": str(COLS), "LINES": str(ROWS), "TERM": "xterm-256color"}
-        self.proc = subprocess.Popen([*TAVOLA, *args], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env)
+        env = {**(env if env is not None else os.environ), "COLUMNS": str(COLS),
+               "LINES": str(ROWS), "TERM": "xterm-256color"}
+        self.proc = subprocess.Popen(argv or [*TAVOLA, *args], stdin=slave, stdout=slave,
+                                     stderr=slave, env=env, cwd=cwd)
         os.close(slave)
         self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
@@ -225,3 +227,21 @@ def test_demo_takes_options_and_the_game_is_played_with_them(tmp_path: Path) -> 
         journal.close()
     assert game.options["difficulty"] == "harder"
     assert game.options["harder_pass"] is True
+
+
+def test_the_terminal_strip_does_not_overwrite_the_log(tmp_path: Path) -> None:
+    """`demo --strip terminal` on an 80x24 terminal: the strip keeps the top rows and
+    the sentences scroll below it, each whole, ending as the demo without the strip does."""
+    plain = subprocess.run([*TAVOLA, "demo", "strozzi", "--players", "3", "--seed", "1"],
+                           capture_output=True, text=True, timeout=300)
+    assert plain.returncode == 0
+    term = Tty("demo", "strozzi", "--players", "3", "--seed", "1", "--strip", "terminal")
+    end = time.monotonic() + 300
+    while term.proc.poll() is None and time.monotonic() < end:
+        term.pump()
+    term.settle()
+    shown = [line.rstrip() for line in term.screen.display if line.strip()]
+    assert term.close() == 0
+    expected = plain.stdout.splitlines()
+    # the lines below the strip are the demo's last lines, none cut or overdrawn
+    assert shown[-8:-1] == expected[-8:-1]
