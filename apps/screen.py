@@ -299,7 +299,7 @@ class Screen:
             head.append({"over": "game over", "paused": "paused",
                          "scoring": "scoring"}[app.mode])
         elif seat is not None:
-            head.append(f"seat {seat} ({colour_name(app, seat)}) to act")
+            head.append(f"{app.seat_label(seat)} ({colour_name(app, seat)}) to act")
         elif state.current_player() == CHANCE:
             head.append("a draw is due")
         menu_line = obs.prompt
@@ -313,7 +313,7 @@ class Screen:
             words = " ".join(f"[{w}]" if i == menu.index else w
                              for i, w in enumerate(menu.options()))
             path = " ".join(menu.prefix)
-            menu_line = f"seat {seat}: {path + ' > ' if path else ''}{words}"
+            menu_line = f"{app.seat_label(seat)}: {path + ' > ' if path else ''}{words}"
         return [" | ".join(head), menu_line]
 
     def lines(self, app: TableApp, now: float) -> list[str]:

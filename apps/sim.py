@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,11 +45,12 @@ class ManualClock:
 def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                      strip: str = "mock", chance: str = "app", one_button: int = 0,
                      strip_keys: Mapping[str, str] | None = None,
-                     options: Mapping[str, Any] | None = None) -> str:
+                     options: Mapping[str, Any] | None = None,
+                     names: Sequence[str] = ()) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `one_button` of them with a single button), undo/menu table buttons, a strip as long
-    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port), and the
-    game's `options` (`[app.options]`)."""
+    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port), the
+    game's `options` (`[app.options]`) and the players' `names`, seat 1 first."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -68,15 +69,20 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
         lines.append(f"seed = {seed}")
     if options:
         lines += ["", "[app.options]", *(f"{k} = {json.dumps(v)}" for k, v in options.items())]
+    if names:
+        lines += ["", "[app.names]",
+                  *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n)]
     return "\n".join(lines) + "\n"
 
 
 def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
                 chance: str = "app", one_button: int = 0,
-                options: Mapping[str, Any] | None = None) -> runtime.Config:
+                options: Mapping[str, Any] | None = None,
+                names: Sequence[str] = ()) -> runtime.Config:
     """The mocked table of `demo_config_text`, parsed."""
     text = demo_config_text(game, seats, journal=journal, seed=seed, strip=strip,
-                            chance=chance, one_button=one_button, options=options)
+                            chance=chance, one_button=one_button, options=options,
+                            names=names)
     return runtime.parse_text(text, name=f"<demo {game}>")
 
 
@@ -215,8 +221,8 @@ def final_lines(table: Appliance) -> list[str]:
         return []
     game = engine.get(state.game.name)
     return [f"{game.title}: " + ", ".join(
-        f"seat {table.app.players[p]} {v}" for p, v in enumerate(state.scores())
-    ), "winner: " + (", ".join(f"seat {table.app.players[p]}" for p in state.winner())
+        f"{table.app.seat_label(table.app.players[p])} {v}" for p, v in enumerate(state.scores())
+    ), "winner: " + (", ".join(table.app.seat_label(table.app.players[p]) for p in state.winner())
                      or "no seat (the game's automa)")]
 
 

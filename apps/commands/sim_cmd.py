@@ -81,6 +81,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
         game.resolve_options(seats, options)
     except ValueError as exc:
         return types.fail("sim", exc)
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if len(names) > seats:
+        return types.fail("sim", f"--names: {len(names)} names for {seats} seats")
     screen = Screen(seats)
     holder: list[runtime.Appliance] = []
 
@@ -92,7 +95,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                                                  Path(tmp) / "sim.db")
         try:
             config = demo_config(game.name, seats, journal=journal, seed=args.seed,
-                                 chance=args.chance, options=options)
+                                 chance=args.chance, options=options, names=names)
             table = runtime.Appliance(config, say=say)
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
@@ -158,5 +161,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--db", help="journal file (default: temporary; see --keep)")
     p.add_argument("--keep", action="store_true",
                    help=f"keep games in the user journal for `history` ({default_path()})")
+    p.add_argument("--names", metavar="ANNA,BEN,...",
+                   help="the players' names, seat 1 first: said in every sentence")
     option_args(p)
     p.set_defaults(func=cmd_sim)

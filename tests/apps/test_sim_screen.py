@@ -245,3 +245,26 @@ def test_the_terminal_strip_does_not_overwrite_the_log(tmp_path: Path) -> None:
     expected = plain.stdout.splitlines()
     # the lines below the strip are the demo's last lines, none cut or overdrawn
     assert shown[-8:-1] == expected[-8:-1]
+
+
+def test_sim_says_the_players_names(tmp_path: Path) -> None:
+    """Names typed at `sim --names` stand for the seats in the status line, the menu and
+    every sentence of the log."""
+    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--names", "Anna,Ben,Carla",
+               "--db", str(tmp_path / "s.db"))
+    try:
+        term.wait_for("joined: nobody yet")
+        term.keys("wsx")
+        term.wait_for("Carla joined as blue.")
+        term.keys("m")
+        screen = term.wait_for("setup, in order")
+        assert "seats 1 red (Anna), 2 green (Ben), 3 blue (Carla)" in screen
+        term.keys("w")
+        screen = term.wait_for("to act")
+        assert screen.splitlines()[0].startswith("Strozzi | round 1 | Anna (red) to act")
+        assert screen.splitlines()[1].startswith("Anna: ")
+        assert "Anna decides on ship" in screen
+        term.keys("a")
+        assert "Ben: it is Anna's turn." in term.wait_for("Ben: it is")
+    finally:
+        assert term.close() == 0

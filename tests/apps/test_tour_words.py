@@ -10,11 +10,13 @@ import engine
 from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.views import view_for
-from engine.core import Action, counted
+from engine.core import Action
 from tests.support import TAVOLA
 
 
 def test_a_count_of_one_takes_the_singular() -> None:
+    from engine.core import counted
+
     assert [counted(n, "sail") for n in (0, 1, 2)] == ["0 sails", "1 sail", "2 sails"]
 
 
