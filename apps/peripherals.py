@@ -1,5 +1,6 @@
-"""The serial peripherals a config names, started for the table: a card scanner, the table
-microcontroller (cards, buttons, LEDs), and the card reader that turns ids into draws.
+"""The peripherals a config names, started for the table: a card scanner (serial, or a USB
+keyboard-mode one read through evdev), the table microcontroller (cards, buttons, LEDs),
+and the card reader that turns ids into draws.
 
 Everything they report arrives on the table's event queue (`CardEvent`,
 `LinkEvent`, `InputEvent`); `Table.step` dispatches it. Links keep reopening in
@@ -42,7 +43,8 @@ class Peripherals:
             if sc is not None:
                 if sc.device is not None:
                     self.scanner = open_scanner(sc.kind, sc.device, emit=emit,  # type: ignore[arg-type]
-                                                baud=sc.baud, clock=clock, **link_options)
+                                                baud=sc.baud, layout=sc.layout, clock=clock,
+                                                **link_options)
                 registry = CardRegistry.load(sc.cards or default_path())
                 self.cards = CardReader(registry, repeat_s=sc.repeat_s)
         except BaseException:

@@ -40,10 +40,11 @@ from firmware_bridge.events import CardEvent, LinkEvent
 from hw.backends import open_strip
 from hw.buttons import Buttons
 from hw.config import TABLES as HW_TABLES
-from hw.config import HwConfig, parse_config
+from hw.config import HwConfig, StripConfig, parse_config
 from hw.events import InputEvent
 from hw.layout import Layout
 from hw.pipeline import Pipeline
+from hw.recovery import DEVICE_BACKENDS, RecoveringStrip
 from hw.schema import (
     Choice,
     Custom,
@@ -242,7 +243,7 @@ class Appliance:
         strip_name = lobby.default_strip
         self.peripherals = Peripherals(config.bridge, emit=self.events.put, strip=hw.strip,
                                        clock=clock)
-        self.strip = strip or self.peripherals.strip(hw.strip) or open_strip(hw.strip)
+        self.strip = strip or self.peripherals.strip(hw.strip) or self._open_strip(hw.strip)
         self.pipeline = Pipeline.from_config(self.strip, hw.pipeline,
                                              segments=hw.strip.segments, clock=clock)
         self.output = PipelineOutput({strip_name: self.pipeline})
@@ -266,6 +267,17 @@ class Appliance:
             names=config.app.names,
         )
         self._stop = threading.Event()
+
+    def _open_strip(self, config: StripConfig) -> Strip:
+        """The configured strip; one with a device is kept alive (hw.recovery): a write
+        error is said once, the game goes on, and the board comes back with the device."""
+        if config.backend not in DEVICE_BACKENDS:
+            return open_strip(config)
+        return RecoveringStrip.from_config(config, report=self._strip_report)
+
+    def _strip_report(self, kind: str, message: str) -> None:
+        """From the strip's keeper thread: onto the queue, said at the table like a link's."""
+        self.events.put(LinkEvent("LED strip", kind, message, self.clock()))  # type: ignore[arg-type]
 
     @staticmethod
     def _fitting(config: Config, layouts: dict[str, Layout], count: int) -> dict[str, Layout]:

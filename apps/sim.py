@@ -44,7 +44,7 @@ class ManualClock:
 
 def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                      strip: str = "mock", chance: str = "app", one_button: int = 0,
-                     strip_keys: Mapping[str, str] | None = None,
+                     strip_keys: Mapping[str, str | int | float] | None = None,
                      options: Mapping[str, Any] | None = None,
                      names: Sequence[str] = ()) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
@@ -62,7 +62,7 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                       f"next = {next(pins)}", ""]
     lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
     lines += ["[strip]", f'backend = "{strip}"', f"count = {_layout_count(game)}",
-              'order = "GRB"', *(f'{k} = "{v}"' for k, v in (strip_keys or {}).items()), ""]
+              'order = "GRB"', *(f"{k} = {_value(v)}" for k, v in (strip_keys or {}).items()), ""]
     lines += ["[pipeline]", "brightness = 0.5", "budget_ma = 6000", ""]
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
@@ -73,6 +73,10 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
         lines += ["", "[app.names]",
                   *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n)]
     return "\n".join(lines) + "\n"
+
+
+def _value(v: str | int | float) -> str:
+    return f'"{v}"' if isinstance(v, str) else str(v)
 
 
 def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",

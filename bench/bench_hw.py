@@ -28,7 +28,7 @@ from pathlib import Path
 from gpiozero.pins.mock import MockFactory
 
 from hw.backends.mock import MockStrip
-from hw.backends.spi import SpiEncoder
+from hw.backends.spi import DEFAULT_HZ, SpiEncoder
 from hw.buttons import Buttons
 from hw.config import ButtonSpec, Timing
 from hw.pipeline import Pipeline, wire_time_s
@@ -61,12 +61,13 @@ def pipeline_lines() -> list[str]:
             lines.append(f"pipeline {n:4d} LEDs, {label:<36} {per * 1e6:5.0f} us/frame, "
                          f"wire {wire * 1e3:.2f} ms, ratio {per / wire:.1%}")
         out = Pipeline(MockStrip(n, order="GRB"), fps=None).render(frames[0])
-        enc = SpiEncoder(2_400_000)
+        enc = SpiEncoder(DEFAULT_HZ)
         start = time.perf_counter()
         for _ in range(frames_per_case):
             enc.encode(out)
         per = (time.perf_counter() - start) / frames_per_case
-        lines.append(f"spi encode {n:4d} LEDs at 2.4 MHz{'':<23} {per * 1e6:5.0f} us/frame, "
+        mhz = f"{DEFAULT_HZ / 1e6:.1f} MHz"
+        lines.append(f"spi encode {n:4d} LEDs at {mhz}{'':<23} {per * 1e6:5.0f} us/frame, "
                      f"wire {wire * 1e3:.2f} ms, ratio {per / wire:.1%}")
     return lines
 

@@ -9,9 +9,12 @@ Checked at start-up like hw's tables, with errors naming file, line and key:
     baud = 115200                 # ignored by USB CDC; used by USB-UART bridges
 
     [scanner]
-    kind = "rdm6300"              # barcode | rdm6300 | mcu (the [mcu] board's reader)
+    kind = "rdm6300"              # barcode | rdm6300 | hid | mcu (the [mcu] board's reader)
     path = "/dev/tavola-scanner"  # or usb = "...", as for [mcu]; not for kind = "mcu"
     baud = 9600
+    # kind = "hid": a scanner in USB keyboard mode, read (and grabbed) through evdev;
+    # path = "/dev/input/tavola-scanner" (default; or /dev/input/by-id/...-event-kbd)
+    layout = "us"                 # hid only: the keyboard layout the scanner emulates (us, de)
     repeat_s = 2.0                # the same card again within this is refused at the table
     cards = "/etc/tavola/cards.toml"  # the card registry (default: the XDG config dir)
 
@@ -30,8 +33,10 @@ from .ports import DeviceSpec
 
 __all__ = ["TABLES", "BridgeConfig", "ConfigError", "McuConfig", "ScannerConfig", "parse_bridge"]
 
-SCANNER_KINDS = ("barcode", "rdm6300", "mcu")
+SCANNER_KINDS = ("barcode", "rdm6300", "hid", "mcu")
 DEFAULT_SCANNER = "/dev/tavola-scanner"
+DEFAULT_HID_SCANNER = "/dev/input/tavola-scanner"
+HID_LAYOUTS = ("us", "de")  # firmware_bridge.hid.LAYOUTS (not imported: config needs no evdev)
 DEFAULT_MCU = "/dev/tavola-mcu"
 
 
@@ -63,6 +68,7 @@ SCANNER = Table(
     Key("kind", Choice(SCANNER_KINDS), "barcode", "what reads the cards"),
     *_DEVICE,
     Key("baud", BAUD, 9600),
+    Key("layout", Choice(HID_LAYOUTS), "us", "kind = \"hid\": the layout the scanner emulates"),
     Key("repeat_s", Number(lo=0, hi=60), 2.0, "the same card again within this is refused"),
     Key("cards", FilePath(example="/etc/tavola/cards.toml"), None, "the card registry"),
 )
@@ -78,6 +84,8 @@ class ScannerConfig:
     baud: int = 9600
     repeat_s: float = 2.0
     cards: Path | None = None
+    #: kind = "hid": the keyboard layout the scanner is set to emulate
+    layout: str = "us"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +132,13 @@ def parse_bridge(src: TomlSource) -> BridgeConfig:
             if mcu is None:
                 raise t.err("kind", "\"mcu\" needs an [mcu] table naming the board's device")
         else:
-            device = _device(t, DEFAULT_SCANNER)
+            device = _device(t, DEFAULT_HID_SCANNER if kind == "hid" else DEFAULT_SCANNER)
+        if t.given("layout") and kind != "hid":
+            raise t.err("layout", "only a keyboard-mode scanner (kind = \"hid\") has a layout")
+        if t.given("baud") and kind == "hid":
+            raise t.err("baud", "a keyboard-mode scanner (kind = \"hid\") has no baud rate")
         scanner = ScannerConfig(kind=kind, device=device, baud=t["baud"],
-                                repeat_s=t["repeat_s"], cards=t["cards"])
+                                repeat_s=t["repeat_s"], cards=t["cards"], layout=t["layout"])
     strip = data.get("strip")
     on_mcu = isinstance(strip, dict) and strip.get("backend") == "mcu"
     if on_mcu and mcu is None:

@@ -154,7 +154,9 @@ class SerialLink:
     def _absent(self, error: Exception) -> None:
         label = self.handler.label.capitalize()
         if self._state is None:
-            self.report("missing", f"{label} not found ({error}); waiting for it.")
+            found = not isinstance(error, FileNotFoundError) and isinstance(error, BridgeError)
+            what = "cannot be used" if found else "not found"  # there, but busy or wrong
+            self.report("missing", f"{label} {what} ({error}); waiting for it.")
         else:
             log.debug("%s: reopen failed: %s", self.handler.label, error)
 

@@ -1,5 +1,6 @@
-"""Card scanners that speak plain serial: barcode scanners (one code per line) and RDM6300
-RFID readers. Each read becomes a `CardEvent` on the app's queue.
+"""Card scanners: barcode scanners (one code per line) and RDM6300 RFID readers on a serial
+port, and barcode scanners in USB keyboard mode (`hid`, read through evdev, see
+firmware_bridge/hid.py). Each read becomes a `CardEvent` on the app's queue.
 
     link = open_scanner("rdm6300", DeviceSpec(path="/dev/tavola-scanner"), emit=queue.put)
     ...
@@ -8,6 +9,7 @@ RFID readers. Each read becomes a `CardEvent` on the app's queue.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -18,8 +20,8 @@ from .link import Emit, SerialLink
 from .parsers import LineParser, Rdm6300Parser
 from .ports import DeviceSpec
 
-ScannerKind = Literal["barcode", "rdm6300"]
-KINDS: tuple[ScannerKind, ...] = ("barcode", "rdm6300")
+ScannerKind = Literal["barcode", "rdm6300", "hid"]
+KINDS: tuple[ScannerKind, ...] = ("barcode", "rdm6300", "hid")
 
 
 class ScannerHandler:
@@ -35,7 +37,7 @@ class ScannerHandler:
         self.kind = kind
         self.emit = emit
         self.parser: LineParser | Rdm6300Parser = (
-            LineParser(max_length=max_length) if kind == "barcode" else Rdm6300Parser())
+            Rdm6300Parser() if kind == "rdm6300" else LineParser(max_length=max_length))
         self.presence = Presence(int(presence_s * 1000)) if kind == "rdm6300" else None
         self.monotonic = monotonic
         self.reads = 0
@@ -59,7 +61,14 @@ class ScannerHandler:
 
 
 def open_scanner(kind: ScannerKind, device: DeviceSpec, *, emit: Emit, baud: int = 9600,
-                 presence_s: float = 0.5, **link_options: Any) -> SerialLink:
-    """A started link whose reads arrive as `CardEvent`s through `emit`."""
+                 presence_s: float = 0.5, layout: str = "us", **link_options: Any) -> SerialLink:
+    """A started link whose reads arrive as `CardEvent`s through `emit`. A `hid` scanner
+    is the same link over a grabbed keyboard (`layout`: the one the scanner emulates)."""
     handler = ScannerHandler(kind, emit=emit, presence_s=presence_s)
+    if kind == "hid":
+        from .hid import HidPort, KeyDecoder, input_ports
+
+        KeyDecoder(layout)  # a wrong layout fails here, not on the reader thread
+        link_options.setdefault("serial_factory", functools.partial(HidPort, layout=layout))
+        link_options.setdefault("comports", input_ports)
     return SerialLink(device, handler, emit=emit, baud=baud, **link_options).start()

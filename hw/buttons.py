@@ -43,6 +43,7 @@ when no button is down: an idle table costs no CPU.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
@@ -53,6 +54,8 @@ from typing import Any
 from hw.config import ButtonSpec, HwConfig, Timing
 from hw.events import InputEvent, Kind
 from hw.pi import lgpio_workdir
+
+log = logging.getLogger("tavola.hw")
 
 Clock = Callable[[], float]
 EventQueue = queue.SimpleQueue[Any] | queue.Queue[Any]
@@ -356,7 +359,7 @@ class Buttons:
 
     def _close_devices(self) -> None:
         for dev in self.devices.values():
-            dev.close()
+            close_device(dev)
         self.devices.clear()
 
     def close(self) -> None:
@@ -390,3 +393,31 @@ def _recorder(bank: ButtonBank, f: ButtonFilter, dev: Any, active: bool,
         bank.edges.put((f, active, now))
 
     return record_aged if aged else record
+
+
+def close_device(dev: Any, *, sleep: Callable[[float], None] = time.sleep,
+                 tries: int = 8) -> bool:
+    """Close a gpiozero device, retrying while the line is still busy; False if it stayed so.
+
+    lgpio frees a watched line by telling its alert thread to drop it, waits at most
+    2 ms, and closes the line's file; gpiozero then claims the line again as an input.
+    If the alert thread is still inside poll() on that file (a loaded or slow Pi: it
+    happened in the emulated Pi), the kernel has not released the line yet and the
+    claim fails with 'GPIO busy'. A few milliseconds later it succeeds, so try again
+    with backoff (5 ms doubling, ~0.6 s in all); gpiozero keeps the pin until its close
+    succeeds, so a retry is a whole close. Any other error is raised."""
+    delay = 0.005
+    for attempt in range(tries):
+        try:
+            dev.close()
+            return True
+        except Exception as e:  # lgpio.error is not importable without lgpio
+            if "busy" not in str(e).lower():
+                raise
+            if attempt == tries - 1:
+                log.warning("GPIO line still busy after %d tries (%s); the kernel frees it "
+                            "when this process exits", tries, e)
+                return False
+            sleep(delay)
+            delay *= 2
+    return False

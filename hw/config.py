@@ -36,7 +36,7 @@ Example (see docs/wiring.md for the wiring behind it)::
 
     [pipeline]
     brightness = 0.6
-    budget_ma = 4000
+    budget_ma = 3000
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hw.backends import MODULES, backend, backends
+from hw.pins import SPI_PINS, gpio
 from hw.schema import (
     Bool,
     Choice,
@@ -55,9 +57,7 @@ from hw.schema import (
     Number,
     Section,
     Table,
-    Text,
     Variants,
-    kind_of,
 )
 from hw.tomlsource import ConfigError, TomlSource
 from hw.tomlsource import Key as KeyPath
@@ -79,19 +79,17 @@ __all__ = [
 
 RGB = tuple[int, int, int]
 
-BCM_PINS = range(0, 28)
 BUTTONS_BY_KIND: dict[str, tuple[str, ...]] = {
     "three": ("previous", "select", "next"),
     "one": ("button",),
 }
 TABLE_BUTTONS = ("undo", "menu")
 TABLE_SEAT = "table"
-BACKENDS = ("ws281x", "spi", "adalight", "mcu", "mock", "terminal")
+BACKENDS = tuple(MODULES)
 PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
-#: rpi_ws281x output pins: PWM0 (12, 18), PWM1 (13, 19), PCM (21), SPI MOSI (10).
-WS281X_PINS = {12: "PWM0", 18: "PWM0", 13: "PWM1", 19: "PWM1", 21: "PCM", 10: "SPI"}
-#: SPI bus -> the pins its overlay takes over (CE1, CE0, MISO, MOSI, SCLK for SPI0).
-SPI_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
+#: Pins with a pull-up resistor on the board itself (I2C1's 1.8 kΩ to 3.3 V): gpiozero
+#: refuses to float them or pull them down (PinFixedPull), so only pull_up = true works.
+FIXED_PULL_UP = {2: "SDA", 3: "SCL"}
 _ORDERS = {
     *("".join(p) for p in ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
     *("".join(p) + "W" for p in ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")),
@@ -145,9 +143,13 @@ class StripConfig:
     invert: bool = False
     spi_bus: int = 0
     spi_device: int = 0
-    spi_hz: int = 2_400_000
+    spi_hz: int = 3_200_000
     port: str | None = None
     baud: int = 115_200
+    #: adalight: wait this long after opening for the board's `Ada` greeting (0: do not)
+    greeting_s: float = 0.0
+    #: send the current frame again this often, for devices that forget it (None: never)
+    keepalive_s: float | None = None
     width: int = 60
     #: name -> (start, stop) LED index range, stop exclusive
     segments: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -213,22 +215,6 @@ def parse_config_text(text: str, *, source: str = "<config>") -> HwConfig:
 
 
 # --- the schema of hw's tables ------------------------------------------------------------
-def _gpio(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"must be a BCM GPIO number, got {kind_of(value)} {value!r}")
-    if value not in BCM_PINS:
-        raise ValueError(f"GPIO{value} does not exist: use a BCM number 0-27")
-    return value
-
-
-def _ws281x_pin(value: Any) -> int:
-    pin = _gpio(value)
-    if pin not in WS281X_PINS:
-        raise ValueError(f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), 13 or 19 "
-                         "(PWM1), 21 (PCM) or 10 (SPI)")
-    return pin
-
-
 def _order(value: Any) -> str:
     if not isinstance(value, str) or value not in _ORDERS:
         raise ValueError(f"{value!r} is not a colour order like 'GRB', 'RGB' or 'GRBW'")
@@ -245,7 +231,7 @@ def _span_of(value: Any) -> tuple[int, int]:
     return first, last
 
 
-GPIO = Custom("a BCM GPIO number 0-27", _gpio)
+GPIO = Custom("a BCM GPIO number 0-27", gpio)
 COLOUR = Custom("'#rrggbb' or [r, g, b]", parse_colour)
 _PULL = (
     Key("pull_up", Bool(), None, "true: the Pi's pull-up (pressed = low); false: pull-down"),
@@ -278,19 +264,7 @@ STRIP = Variants(
     common=(Key("count", Int(lo=1, hi=10_000), help="how many LEDs"),
             Key("order", Custom("a colour order like 'GRB'", _order), None),
             Key("segments", SEGMENTS, {})),
-    by={
-        "ws281x": Table(Key("pin", Custom("18, 12, 13, 19, 21 or 10", _ws281x_pin), 18),
-                        Key("dma", Int(lo=0, hi=14), 10), Key("channel", Int(lo=0, hi=1), None),
-                        Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
-                        Key("invert", Bool(), False)),
-        "spi": Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
-                     Key("spi_hz", Int(lo=1), 2_400_000)),
-        "adalight": Table(Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
-                          Key("baud", Int(lo=1200, hi=4_000_000), 115_200)),
-        "mcu": Table(),  # the device is the [mcu] table's (firmware_bridge.config)
-        "mock": Table(),
-        "terminal": Table(Key("width", Int(lo=1, hi=1000), 60)),
-    },
+    by={name: b.keys for name, b in backends().items()},
 )
 PIPELINE = Table(
     Key("brightness", Number(lo=0, hi=1), 1.0),
@@ -358,39 +332,14 @@ def _seat(t: Section, name: str, default_pull: tuple[bool | None, bool | None]) 
 
 
 def _strip(t: Section) -> StripConfig:
-    backend, count = t["backend"], t["count"]
-    order = t["order"] or ("GRB" if backend in ("ws281x", "spi", "mcu") else "RGB")
-    kw: dict[str, Any] = {}
-    if backend == "ws281x":
-        pin = t["pin"]
-        if t["dma"] == 5:
-            raise t.err("dma", "DMA 5 is used by the SD card on current kernels and writing "
-                        "to it can corrupt the card; use dma = 10")
-        channel = 1 if WS281X_PINS[pin] == "PWM1" else 0
-        if t["channel"] is not None and t["channel"] != channel:
-            raise t.err("channel", f"GPIO{pin} is on channel {channel}")
-        kw = dict(pin=pin, dma=t["dma"], channel=channel, freq_hz=t["freq_hz"],
-                  invert=t["invert"])
-    elif backend == "spi":
-        from hw.backends.spi import spi_timing
-
-        try:
-            spi_timing(t["spi_hz"])
-        except ValueError as e:
-            raise t.err("spi_hz", str(e)) from None
-        if len(order) == 4:
-            raise t.err("order", "the spi backend drives 3-channel WS2812 strips only")
-        kw = dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
-    elif backend == "adalight":
-        kw = dict(port=t["port"], baud=t["baud"])
-        if len(order) == 4:
-            raise t.err("order", "Adalight carries RGB only; set the device's own order")
-    elif backend == "mcu" and len(order) == 4:
-        raise t.err("order", "the table microcontroller drives 3-channel WS2812 strips only")
-    elif backend == "terminal":
-        kw = dict(width=t["width"])
+    b = backend(t["backend"])
+    count = t["count"]
+    order = t["order"] or b.default_order
+    if len(order) not in b.channels:
+        raise t.err("order", b.channels_help)
+    kw = b.settings(t, b.keys)
     segments = _segments(t["segments"], count)
-    return StripConfig(backend=backend, count=count, order=order, segments=segments, **kw)
+    return StripConfig(backend=b.name, count=count, order=order, segments=segments, **kw)
 
 
 def _segments(t: Section, count: int) -> dict[str, tuple[int, int]]:
@@ -453,3 +402,9 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
         for b in seat.buttons:
             key = (*base, b.button)
             claim(b.pin, key, ".".join(key))
+            if b.pin in FIXED_PULL_UP and b.pull_up is not True:
+                how = "pulled down" if b.pull_up is False else "left floating"
+                raise src.error(key, (
+                    f"GPIO{b.pin} ({FIXED_PULL_UP[b.pin]}) has a fixed 1.8 kΩ pull-up on the "
+                    f"board and cannot be {how} (gpiozero refuses it); set pull_up = true in "
+                    f"[{'.'.join(base)}] and add no external resistor, or move the button"))

@@ -18,7 +18,15 @@ LOGICAL = "RGBW"
 
 
 class StripError(RuntimeError):
-    """A backend that cannot start or write; the message names the fix."""
+    """A backend that cannot start or write; the message names the fix.
+
+    `absent`: the device is not there now but may come (a USB adapter unplugged), so
+    waiting for it makes sense; otherwise the setup is wrong (SPI off, no permission).
+    """
+
+    def __init__(self, message: str, *, absent: bool = False) -> None:
+        super().__init__(message)
+        self.absent = absent
 
 
 class Strip(ABC):
@@ -26,6 +34,9 @@ class Strip(ABC):
 
     #: The channel order `write()` expects: "RGB" unless the backend wants its chip's order.
     order: str = "RGB"
+    #: Seconds after which the device forgets a frame unless it is sent again (WLED leaves
+    #: its realtime mode 2.5 s after the last one); None: a frame stays until the next.
+    keepalive_s: float | None = None
 
     def __init__(self, n: int, *, order: str = "RGB") -> None:
         if n <= 0:

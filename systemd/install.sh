@@ -58,7 +58,8 @@ if ! skip apt; then
   apt-get update -qq
   # spidev has no wheel for the Pi: the distribution's build saves compiling it. lgpio
   # is Raspberry Pi OS's python3-lgpio where the archive has it, else PyPI's wheel.
-  packages=(python3 python3-venv python3-spidev)
+  # evdev (keyboard-mode card scanners) compiles too: the distribution's build as well.
+  packages=(python3 python3-venv python3-spidev python3-evdev)
   if apt-cache policy python3-lgpio 2>/dev/null | grep -q 'Candidate: [0-9]'; then
     packages+=(python3-lgpio)
   fi
@@ -69,7 +70,7 @@ if ! skip apt; then
 fi
 
 if ! skip user; then
-  for group in gpio spi dialout; do
+  for group in gpio spi dialout input; do
     getent group "$group" >/dev/null || groupadd --system "$group"
   done
   if ! id tavola >/dev/null 2>&1; then
@@ -77,7 +78,7 @@ if ! skip user; then
       --shell /usr/sbin/nologin tavola
     say "created the system user tavola"
   fi
-  usermod -a -G gpio,spi,dialout tavola
+  usermod -a -G gpio,spi,dialout,input tavola
 fi
 
 say "installing the code into $PREFIX/venv"

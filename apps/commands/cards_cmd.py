@@ -2,6 +2,7 @@
 
     tavola cards learn strozzi --config /etc/tavola/tavola.toml   # the configured scanner
     tavola cards learn strozzi --device /dev/ttyUSB0 --kind rdm6300
+    tavola cards learn strozzi --device /dev/input/by-id/usb-X-event-kbd --kind hid
     tavola cards learn strozzi --keyboard        # a scanner that types (USB keyboard mode)
     tavola cards list strozzi
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import engine
 from engine.core import counted
+from firmware_bridge.config import HID_LAYOUTS
 from hw.tomlsource import ConfigError
 
 from .. import args as types
@@ -149,7 +151,8 @@ def _device_codes(args: argparse.Namespace, say: Callable[[str], None]) -> Itera
         if args.kind == "mcu":
             link = McuLink(device, emit=events.put).start()
         else:
-            link = open_scanner(args.kind, device, emit=events.put, baud=args.baud)
+            link = open_scanner(args.kind, device, emit=events.put, baud=args.baud,
+                                layout=args.layout)
     else:
         bridge = runtime.load(args.config or DEFAULT_CONFIG).bridge
         sc = bridge.scanner
@@ -162,7 +165,7 @@ def _device_codes(args: argparse.Namespace, say: Callable[[str], None]) -> Itera
         else:
             assert sc.device is not None
             link = open_scanner(sc.kind, sc.device, emit=events.put,  # type: ignore[arg-type]
-                                baud=sc.baud)
+                                baud=sc.baud, layout=sc.layout)
     try:
         while True:
             ev = events.get()
@@ -235,12 +238,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = cards_sub.add_parser("learn", help="scan each card and say which it is")
     common(q)
     q.add_argument("--keyboard", action="store_true",
-                   help="read ids typed on stdin (a scanner in USB keyboard mode)")
+                   help="read ids typed on stdin (a keyboard-mode scanner at this terminal)")
     q.add_argument("--device", metavar="PATH", help="the scanner's device, e.g. /dev/ttyUSB0")
     q.add_argument("--usb", metavar="VID:PID", type=_usb,
                    help="the scanner's USB id, e.g. 1a86:7523")
-    q.add_argument("--kind", choices=("barcode", "rdm6300", "mcu"), default="barcode",
-                   help="what --device or --usb is (default barcode)")
+    q.add_argument("--kind", choices=("barcode", "rdm6300", "hid", "mcu"), default="barcode",
+                   help="what --device or --usb is (default barcode; hid: a USB keyboard-mode "
+                   "scanner, grabbed so its keystrokes reach no console)")
+    q.add_argument("--layout", choices=HID_LAYOUTS, default="us",
+                   help="--kind hid: the keyboard layout the scanner emulates (default us)")
     q.add_argument("--baud", type=types.baud, default=9600, help="serial speed (default 9600)")
     q.add_argument("--count", type=types.count, metavar="N", help="stop after pairing N cards")
     q.set_defaults(func=cmd_learn)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from hw.backends import Backend
 from hw.strip import ByteStrip, decode
+
+if TYPE_CHECKING:
+    from hw.config import StripConfig
 
 
 class MockStrip(ByteStrip):
@@ -30,3 +36,10 @@ class MockStrip(ByteStrip):
     def close(self) -> None:
         super().close()
         self.closed = True
+
+
+def _open(config: StripConfig, **overrides: Any) -> MockStrip:
+    return MockStrip(config.count, order=config.order, **overrides)
+
+
+BACKEND = Backend("mock", open=_open)

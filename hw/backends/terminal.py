@@ -13,9 +13,14 @@ from __future__ import annotations
 
 import shutil
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from hw.backends import Backend
+from hw.schema import Int, Key, Table
 from hw.strip import ByteStrip, reorder
+
+if TYPE_CHECKING:
+    from hw.config import StripConfig
 
 
 class TerminalStrip(ByteStrip):
@@ -68,3 +73,9 @@ class TerminalStrip(ByteStrip):
         if self._pinned:
             self.stream.write("\x1b[r\n")  # the whole screen scrolls again
             self.stream.flush()
+
+def _open(config: StripConfig, **overrides: Any) -> TerminalStrip:
+    return TerminalStrip(config.count, order=config.order, width=config.width, **overrides)
+
+
+BACKEND = Backend("terminal", Table(Key("width", Int(lo=1, hi=1000), 60)), open=_open)

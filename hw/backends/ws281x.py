@@ -13,11 +13,17 @@ import atexit
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hw.config import WS281X_PINS as PINS
+from hw.backends import Backend
 from hw.pi import MODEL_PATH, is_pi5, pi_model
+from hw.pins import WS281X_PINS as PINS
+from hw.pins import gpio
+from hw.schema import Bool, Custom, Int, Key, Section, Table
 from hw.strip import ByteStrip, StripError
+
+if TYPE_CHECKING:
+    from hw.config import StripConfig
 
 
 def strip_type_name(order: str) -> str:
@@ -77,7 +83,21 @@ class Ws281xStrip(ByteStrip):
         set_pixel = self._strip.setPixelColor
         for i, c in enumerate(colours):
             set_pixel(i, c)
-        self._strip.show()
+        try:
+            self._strip.show()
+        except RuntimeError as e:  # "ws2811_render failed with code ..."
+            raise StripError(f"rpi_ws281x could not show a frame: {e}") from None
+
+    def close(self) -> None:
+        """LEDs off, then the library's DMA and PWM freed (ws2811_fini), so that the strip
+        can be opened again in this process (hw.recovery reopens it after a failed render)."""
+        try:
+            super().close()
+        finally:
+            cleanup = getattr(self._strip, "_cleanup", None)
+            if cleanup is not None:
+                atexit.unregister(cleanup)
+                cleanup()
 
 
 def begin_failed(error: str, mode: str, model: str) -> str:
@@ -120,3 +140,39 @@ def _colour_ints(data: bytes, k: int) -> list[int]:
         if k == 4:
             quad[0::4] = data[3::4]
     return memoryview(quad).cast("I").tolist()
+
+
+# --- the backend as the config file sees it ------------------------------------------------
+def _pin(value: Any) -> int:
+    pin = gpio(value)
+    if pin not in PINS:
+        raise ValueError(f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), 13 or 19 "
+                         "(PWM1), 21 (PCM) or 10 (SPI)")
+    return pin
+
+
+def _settings(t: Section, keys: Table) -> dict[str, Any]:
+    pin = t["pin"]
+    if t["dma"] == 5:
+        raise t.err("dma", "DMA 5 is used by the SD card on current kernels and writing "
+                    "to it can corrupt the card; use dma = 10")
+    channel = 1 if PINS[pin] == "PWM1" else 0
+    if t["channel"] is not None and t["channel"] != channel:
+        raise t.err("channel", f"GPIO{pin} is on channel {channel}")
+    return dict(pin=pin, dma=t["dma"], channel=channel, freq_hz=t["freq_hz"],
+                invert=t["invert"])
+
+
+def _open(config: StripConfig, **overrides: Any) -> Ws281xStrip:
+    return Ws281xStrip(config.count, pin=config.pin or 18, order=config.order,
+                       dma=config.dma, channel=config.channel, freq_hz=config.freq_hz,
+                       invert=config.invert, **overrides)
+
+
+BACKEND = Backend(
+    "ws281x",
+    Table(Key("pin", Custom("18, 12, 13, 19, 21 or 10", _pin), 18),
+          Key("dma", Int(lo=0, hi=14), 10), Key("channel", Int(lo=0, hi=1), None),
+          Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
+          Key("invert", Bool(), False)),
+    default_order="GRB", settings=_settings, open=_open)

@@ -84,8 +84,18 @@ class FakePixelStrip:
     def setPixelColor(self, n: int, color: int) -> None:  # rpi_ws281x's name
         self.colours[n] = color
 
+    #: what show() raises instead of showing (rpi_ws281x raises on a failed ws2811_render)
+    fail: str | None = None
+
     def show(self) -> None:
+        if self.fail:
+            raise RuntimeError(self.fail)
         self.shown.append(list(self.colours))
+
+    def _cleanup(self) -> None:  # ws2811_fini + delete_ws2811_t in rpi_ws281x
+        self.finished = True
+
+    finished = False
 
 
 @pytest.fixture

@@ -328,3 +328,24 @@ def test_open_strip_by_config(fake_spidev: types.ModuleType, tmp_path: Path) -> 
         os.close(slave)
     with pytest.raises(StripError, match="only runs on a Raspberry Pi"):
         strip("backend='ws281x'\ncount=5\n", model_path=tmp_path / "none")
+
+
+def test_each_backend_declares_its_own_keys_and_opens_by_its_declaration() -> None:
+    """One home per backend: the keys the config check accepts for `backend = X` are the
+    common ones plus X's own `BACKEND.keys`, an unknown key is answered with X's keys,
+    and `open_strip` opens X through X's declaration."""
+    from hw.backends import MODULES, backends
+    from hw.config import ConfigError
+
+    assert set(backends()) == set(MODULES)
+    for name, declared in backends().items():
+        assert declared.name == name
+        with pytest.raises(ConfigError) as e:
+            parse_config_text(f"[strip]\nbackend = '{name}'\ncount = 3\nbogus_key = 1\n")
+        takes = str(e.value).split("takes: ")[1]
+        own = {k.name for k in declared.keys.keys}
+        assert set(takes.rstrip(")").replace(",", " ").split()) == {
+            "backend", "count", "order", "segments", *own}, name
+    strip = open_strip(parse_config_text("[strip]\nbackend='terminal'\ncount=2\nwidth=7\n").strip,
+                       stream=io.StringIO())
+    assert strip.width == 7

@@ -356,3 +356,30 @@ def test_an_injected_clock_ignores_pin_timestamps(mock_factory: MockFactory,
         clock.advance(0.01)
         b.process()
         assert b.get(0) == InputEvent("1", "select", "press", 100.002)
+
+
+class _BusyDevice:
+    """A device whose close fails like lgpio's while its alert thread still holds the line."""
+
+    def __init__(self, busy: int, error: str = "GPIO busy") -> None:
+        self.busy, self.error, self.closes = busy, error, 0
+
+    def close(self) -> None:
+        self.closes += 1
+        if self.closes <= self.busy:
+            raise RuntimeError(self.error)
+
+
+def test_a_line_still_busy_at_close_is_closed_on_a_retry() -> None:
+    """lgpio's 'GPIO busy' when a watched line is freed under load: a later close succeeds,
+    so closing the buttons neither fails nor leaves the line to gpiozero's exit handler."""
+    from hw.buttons import close_device
+
+    slept: list[float] = []
+    dev = _BusyDevice(busy=3)
+    assert close_device(dev, sleep=slept.append) is True
+    assert dev.closes == 4 and slept == [0.005, 0.01, 0.02]
+    stuck = _BusyDevice(busy=99)
+    assert close_device(stuck, sleep=slept.append) is False and stuck.closes == 8
+    with pytest.raises(RuntimeError, match="bad pin"):
+        close_device(_BusyDevice(busy=1, error="bad pin"), sleep=slept.append)

@@ -80,18 +80,78 @@ def test_a_dead_button_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "result:       1 problem(s), see above" in out
 
 
-def test_swapped_wires_are_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    mock_factory: MockFactory) -> None:
+def _rewired(monkeypatch: pytest.MonkeyPatch, wiring: dict[tuple[str, str], tuple[str, str]]
+              ) -> None:
+    """A wiring fault on the MockFactory pins: pressing button k drives the pin of wiring[k]."""
     real = Buttons.press_pin
-    swap = {("1", "previous"): ("1", "next"), ("1", "next"): ("1", "previous")}
 
     def press_pin(self: Buttons, seat: str, button: str, active: bool) -> None:
-        real(self, *swap.get((seat, button), (seat, button)), active)
+        real(self, *wiring.get((seat, button), (seat, button)), active)
 
     monkeypatch.setattr(Buttons, "press_pin", press_pin)
     monkeypatch.setattr(Doctor, "__init__", _short_timeout(Doctor.__init__))
+
+
+def test_swapped_wires_are_found_both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           mock_factory: MockFactory) -> None:
+    _rewired(monkeypatch, {("1", "previous"): ("1", "next"), ("1", "next"): ("1", "previous")})
     rc, out = run(SMALL, tmp_path)
-    assert "previous GPIO5 NO RESPONSE (but seat 1 next answered: wires swapped?)" in out
+    assert ("  seat 1  previous GPIO5 answered as seat 1 next, select GPIO6 ok, "
+            "next GPIO13 answered as seat 1 previous") in out
+    assert ("  seat 1 previous (GPIO5) and seat 1 next (GPIO13) are swapped: fix: swap their "
+            "wires, or swap the two pins in the config") in out
+    assert "3 of 5 buttons responded" in out
+    assert rc == 1
+
+
+def test_swapped_seat_cables_are_one_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             mock_factory: MockFactory) -> None:
+    text = SMALL.replace('kind = "one"\nbutton = 19',
+                         'kind = "three"\nprevious = 19\nselect = 26\nnext = 21')
+    names = ("previous", "select", "next")
+    wiring = {("1", n): ("2", n) for n in names} | {("2", n): ("1", n) for n in names}
+    _rewired(monkeypatch, wiring)
+    rc, out = run(text, tmp_path)
+    assert ("  seats 1 and 2 are swapped (each seat's buttons answer as the other's): fix: swap "
+            "their cables, or the pins of [seats.1] and [seats.2]") in out
+    assert "are swapped: fix: swap their wires" not in out  # one line, not one per pair
+    assert "1 of 7 buttons responded" in out
+    assert rc == 1
+
+
+def test_a_wire_on_another_buttons_pin_names_where_it_goes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mock_factory: MockFactory) -> None:
+    _rewired(monkeypatch, {("2", "button"): ("1", "select")})  # seat 2's wire on GPIO6
+    rc, out = run(SMALL, tmp_path)
+    assert ("  seat 2 button (GPIO19): pressing it answered as seat 1 select (GPIO6): fix: "
+            "its wire goes to GPIO6; move it to GPIO19") in out
+    assert rc == 1
+
+
+def test_a_button_held_since_start_is_a_finding_not_ok(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A switch shorted to ground before the doctor starts: the pin reads pressed whatever
+    the pull-up does (a MockPin that stays low)."""
+    from gpiozero.pins.mock import MockPin
+
+    class Shorted(MockPin):
+        def _set_pull(self, value: str) -> None:
+            super()._set_pull(value)
+            self.drive_low()
+
+    factory = MockFactory()
+    factory.pin(6, pin_class=Shorted)
+    monkeypatch.setattr("apps.commands.doctor.resolve_pin_factory", lambda name: factory)
+    monkeypatch.setattr(Doctor, "__init__", _short_timeout(Doctor.__init__))
+    try:
+        rc, out = run(SMALL, tmp_path)
+    finally:
+        factory.reset()
+    assert ("  seat 1 select GPIO6: HELD DOWN since start (a shorted wire or a stuck switch): "
+            "fix: free the switch, or part the wire of GPIO6 from the one it touches") in out
+    assert "select GPIO6 HELD" in out and "select GPIO6 ok" not in out
+    assert "previous GPIO5 ok" in out  # its stuck press answers no other question
+    assert "4 of 5 buttons responded" in out
     assert rc == 1
 
 
@@ -165,43 +225,89 @@ def test_help_explains_the_self_test(capsys: pytest.CaptureFixture[str]) -> None
         assert words in out
 
 
-def test_at_a_real_table_it_asks_and_waits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str],
-                                           mock_factory: MockFactory) -> None:
-    """The interactive path: prompts per button; here a 'person' answers each prompt."""
+def _at_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, sees_light: bool
+                  ) -> tuple[int, str]:
+    """The interactive path on a terminal strip: a 'person' presses what each prompt asks
+    for, and confirms a lit segment with seat 1's select only if `sees_light`."""
     text = SMALL.replace('backend = "mock"\ncount = 20\norder = "GRB"',
                          'backend = "terminal"\ncount = 20\nwidth = 10')
     text = text.replace('pin_factory = "mock"', 'pin_factory = "mock"\nglitch_ms = 0')
     cfg = parse_config_text(text, source="small.toml")  # no glitch window: taps are instant
     out = io.StringIO()
-    doctor = Doctor(cfg, out=out, timeout=5, segment_seconds=0, model_path=tmp_path / "none")
+    doctor = Doctor(cfg, out=out, timeout=5 if sees_light else 0.3, segment_seconds=0,
+                    model_path=tmp_path / "none")
     monkeypatch.setattr(Doctor, "auto", staticmethod(lambda buttons: False))
-    created: list[Buttons] = []
-    real_init = Buttons.__init__
-
-    def init(self: Buttons, *a: object, **kw: object) -> None:
-        real_init(self, *a, **kw)  # type: ignore[arg-type]
-        created.append(self)
-
-    monkeypatch.setattr(Buttons, "__init__", init)
     real_say = doctor.say
 
     def say(line: str = "") -> None:
         real_say(line)
-        if ": press " in line:  # the person presses what they are asked to, then lets go
+        buttons = doctor.buttons
+        if buttons is None:  # the lines before the pins are set up
+            return
+        if ": press any button if they light" in line:
+            if sees_light:
+                buttons.press_pin("1", "select", True)
+                buttons.press_pin("1", "select", False)
+        elif ": press " in line:  # the person presses what they are asked to, then lets go
             who, _, rest = line.strip().partition(": press ")
             seat = "table" if who == "table" else who.removeprefix("seat ")
             button = rest.split()[0].lower()
-            created[0].press_pin(seat, button, True)
-            created[0].press_pin(seat, button, False)
+            buttons.press_pin(seat, button, True)
+            buttons.press_pin(seat, button, False)
 
     doctor.say = say  # type: ignore[method-assign]
-    assert doctor.run() == 0
-    report = out.getvalue()
-    assert "  seat.1  LEDs 0-9: 172 mA predicted, lit for 0 s: first three red, green, blue?" \
-        in report
+    return doctor.run(), out.getvalue()
+
+
+def test_at_a_real_table_it_asks_and_waits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str],
+                                           mock_factory: MockFactory) -> None:
+    rc, report = _at_the_table(tmp_path, monkeypatch, sees_light=True)
+    assert rc == 0, report
+    assert ("  seat.1  LEDs 0-9: 172 mA predicted: press any button if they light, the first "
+            "three red, green, blue (5 s)") in report
+    assert "  seat.1  lit, confirmed by seat 1" in report
     assert "buttons:      press each button when asked (5 s each)" in report
     assert "  seat 1: press PREVIOUS (GPIO5)" in report
     assert "  table: press UNDO (GPIO20)" in report
     assert "5 of 5 buttons responded" in report
     assert "\x1b[48;2;" in capsys.readouterr().out  # the terminal strip drew the segments
+
+
+def test_a_dark_strip_is_not_verified_and_does_not_exit_0(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mock_factory: MockFactory) -> None:
+    """Nobody saw the segments light (a dark strip): asked, nobody confirms; the buttons
+    all work, so no fault is found, but the result is not 'all good'."""
+    rc, report = _at_the_table(tmp_path, monkeypatch, sees_light=False)
+    assert ("  seat.1  NOT VERIFIED: nobody pressed in 0.3 s: if they stayed dark, check the "
+            "strip's 5 V supply, its ground shared with the Pi, and the data wire "
+            "(docs/wiring.md)") in report
+    assert report.count("NOT VERIFIED: nobody pressed") == 2
+    assert "5 of 5 buttons responded" in report
+    assert "result:       no fault found, 2 check(s) NOT VERIFIED, see above" in report
+    assert rc == 3
+
+
+def test_without_buttons_a_real_strip_is_not_verified(tmp_path: Path) -> None:
+    text = ('[strip]\nbackend = "terminal"\ncount = 4\nwidth = 4\n')
+    out = io.StringIO()
+    rc = Doctor(parse_config_text(text, source="t.toml"), out=out, timeout=0.2,
+                segment_seconds=0, model_path=tmp_path / "none").run()
+    assert "whole strip  NOT VERIFIED: no button to confirm with" in out.getvalue()
+    assert rc == 3
+
+
+def test_a_pin_driver_failing_at_release_ends_in_a_note_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mock_factory: MockFactory) -> None:
+    """lgpio can raise 'GPIO busy' when gpiozero re-claims a watched line at close."""
+    real = Buttons.close
+
+    def close(self: Buttons) -> None:
+        real(self)
+        raise RuntimeError("'GPIO busy'")
+
+    monkeypatch.setattr(Buttons, "close", close)
+    rc, out = run(SMALL, tmp_path)
+    assert "pins:         releasing them failed ('GPIO busy'); they are freed on exit" in out
+    assert out.splitlines()[-1] == "result:       all good"
+    assert rc == 0

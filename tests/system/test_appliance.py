@@ -503,3 +503,135 @@ def test_the_hardening_holds_in_the_guest(guest: Guest) -> None:
     assert m and float(m.group(1)) <= 1.0, exposure
     FIGURES["systemd-analyze security tavola (in the guest)"] = m.group(1)
 
+
+
+#: The test's USB keyboard-mode scanner: a uinput keyboard with a scanner's USB id that
+#: types each line written to a FIFO and presses Enter, as a scanner does for a barcode.
+SCANNER_ID = (0x0C2E, 0x0B61)
+HID_SCANNER = r"""
+import sys, time
+from evdev import UInput, ecodes as e
+ui = UInput({e.EV_KEY: list(range(1, 120))}, name="Tavola test scanner", bustype=e.BUS_USB,
+            vendor=int(sys.argv[2], 16), product=int(sys.argv[3], 16), version=1)
+open(sys.argv[1] + ".path", "w").write(ui.device.path)
+def key(code, value):
+    ui.write(e.EV_KEY, code, value); ui.syn(); time.sleep(0.005)
+while True:
+    with open(sys.argv[1]) as fifo:
+        for line in fifo:
+            for ch in line.strip():
+                code = e.KEY_MINUS if ch == "-" else e.ecodes["KEY_" + ch.upper()]
+                if ch.isupper(): key(e.KEY_LEFTSHIFT, 1)
+                key(code, 1); key(code, 0)
+                if ch.isupper(): key(e.KEY_LEFTSHIFT, 0)
+            key(e.KEY_ENTER, 1); key(e.KEY_ENTER, 0)
+"""
+#: Another reader of the same event device, as the console's keyboard handler is one:
+#: every key press it is given goes to a file. A grab leaves it nothing.
+KEY_LISTENER = r"""
+import sys
+from evdev import InputDevice
+d = InputDevice(sys.argv[1])
+open(sys.argv[2] + ".ready", "w").close()
+with open(sys.argv[2], "a", buffering=1) as out:
+    for ev in d.read_loop():
+        if ev.type == 1 and ev.value == 1:
+            out.write(f"{ev.code}\n")
+"""
+
+
+def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_console(
+        guest: Guest, table: Table) -> None:
+    """[scanner] kind = "hid" on a real kernel: a uinput keyboard with a scanner's USB id
+    "scans" a card; the running service reads it through evdev (the card reaches the game:
+    its line in the journal, every seat's light flashes the error colour for an unpaired
+    card) and grabs the device, so neither another evdev reader nor the login prompt on
+    tty1 sees a key. Before the table holds it, the same keys do reach both: the check
+    can fail."""
+    assert STATE.get("started"), "the service did not start (see the tests before)"
+    run = "/run/tavola-test"
+    sh_ok(guest, f"modprobe uinput && modprobe evdev; mkdir -p {run} && rm -f {run}/scan* "
+                 f"{run}/keys* && mkfifo {run}/scan && touch {run}/keys")
+    guest.sh(f"cat > {run}/scanner.py", input=HID_SCANNER, check=True)
+    guest.sh(f"cat > {run}/listen.py", input=KEY_LISTENER, check=True)
+    vid, pid = (f"{x:04x}" for x in SCANNER_ID)
+    sh_ok(guest, f"systemd-run --unit=tavola-test-scanner --collect /usr/bin/python3 "
+                 f"{run}/scanner.py {run}/scan {vid} {pid}")
+    deadline = time.monotonic() + 60
+    while guest.sh(f"test -s {run}/scan.path").rc != 0:
+        assert time.monotonic() < deadline, sh_ok(guest, "journalctl -u tavola-test-scanner "
+                                                         "-o cat --no-pager | tail").out
+        time.sleep(0.5)
+    event = sh_ok(guest, f"cat {run}/scan.path").out.strip()
+    assert re.fullmatch(r"/dev/input/event\d+", event), event
+    ls = sh_ok(guest, f"stat -c '%G %a' {event}").out.split()
+    assert ls == ["input", "660"], ls  # Debian's rule; tavola is in the input group
+    sh_ok(guest, f"systemd-run --unit=tavola-test-keys --collect /usr/bin/python3 "
+                 f"{run}/listen.py {event} {run}/keys")
+    deadline = time.monotonic() + 60  # python and evdev take seconds to start under TCG
+    while guest.sh(f"test -e {run}/keys.ready").rc != 0:
+        assert time.monotonic() < deadline, sh_ok(guest, "journalctl -u tavola-test-keys "
+                                                         "-o cat --no-pager | tail").out
+        time.sleep(0.5)
+    tty1 = guest.sh("systemctl is-active getty@tty1").out.strip() == "active"
+
+    def keys() -> int:
+        return len(sh_ok(guest, f"cat {run}/keys").out.split())
+
+    def screen() -> str:
+        return sh_ok(guest, "cat /dev/vcs1 2>/dev/null | tr -s ' ' || true").out
+
+    # Nobody holds the scanner yet: its keys reach the other reader and the console.
+    sh_ok(guest, f"echo CTL-1 > {run}/scan")
+    deadline = time.monotonic() + 30
+    while keys() < 6:  # Shift, C, T, L, -, 1 ...
+        assert time.monotonic() < deadline, "the key listener got no keys from uinput: " + \
+            sh_ok(guest, "journalctl -u tavola-test-keys -u tavola-test-scanner -o cat "
+                         "--no-pager | tail -20").out
+        time.sleep(0.3)
+    if tty1:
+        deadline = time.monotonic() + 20
+        while "CTL-1" not in screen():
+            assert time.monotonic() < deadline, f"tty1 shows no typed keys:\n{screen()}"
+            time.sleep(0.3)
+    # The table takes the scanner.
+    conf = "/etc/tavola/tavola.toml"
+    sh_ok(guest, f"printf '\\n[scanner]\\nkind = \"hid\"\\nusb = \"{vid}:{pid}\"\\n"
+                 f"cards = \"/var/lib/tavola/cards.toml\"\\n' >> {conf}")
+    table.skip_journal()
+    before_start = table.seen
+    sh_ok(guest, "systemctl restart tavola", timeout=180)
+    table.wait_for(r"^Resumed Strozzi after \d+ actions\.", timeout=120)
+    resumed = table.seen
+    table.seen = before_start  # the scanner may connect before or after the resume line
+    m = table.wait_for(rf"^Card scanner connected \(USB {vid}:{pid} at (/dev/input/event\d+)\)")
+    assert m.group(1) == event
+    table.seen = max(table.seen, resumed)
+    before = keys()
+    start = len(guest.strip_bytes())
+    sh_ok(guest, f"echo TAV-0042 > {run}/scan")
+    table.wait_for(r"^Card TAV-0042 is not in the strozzi card list: pair it with "
+                   r"`tavola cards learn strozzi`\.", timeout=30)
+    time.sleep(1.0)
+    frames = adalight_frames(guest.strip_bytes()[start:])
+    els = layout()
+    seats = [els[f"seat.{s}.status"][0] for s in ("1", "2", "3")]
+    flashed = [f for f in frames if len({rgb(f, led) for led in seats}) == 1
+               and any(rgb(f, seats[0]))]
+    assert flashed, "no frame with every seat's light in the one error colour after the scan"
+    time.sleep(1.0)
+    assert keys() == before, "keys of the scan reached another reader: the device is not grabbed"
+    if tty1:
+        assert "TAV-0042" not in screen(), f"the scan was typed on tty1:\n{screen()}"
+    # Unplugged while the table runs: told once, and back when it returns.
+    sh_ok(guest, "systemctl stop tavola-test-keys tavola-test-scanner")
+    table.wait_for(r"^Card scanner unplugged or not answering; waiting for it to return\.")
+    sh_ok(guest, f"rm -f {run}/scan.path; systemd-run --unit=tavola-test-scanner --collect "
+                 f"/usr/bin/python3 {run}/scanner.py {run}/scan {vid} {pid}")
+    table.wait_for(r"^Card scanner is back \(USB ", timeout=60)
+    sh_ok(guest, f"echo TAV-0043 > {run}/scan")
+    table.wait_for(r"^Card TAV-0043 is not in the strozzi card list", timeout=30)
+    sh_ok(guest, "systemctl stop tavola-test-scanner")
+    FIGURES["HID scanner in the guest"] = (
+        f"grabbed: 0 keys to another reader{' and tty1' if tty1 else ''} "
+        f"(control: {before} before the grab)")

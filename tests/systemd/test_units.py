@@ -58,7 +58,7 @@ def test_unit_keeps_the_promised_settings() -> None:
     text = (SYSTEMD / "tavola.service").read_text()
     for setting in ("Type=notify", "WatchdogSec=", "Restart=on-failure", "StateDirectory=tavola",
                     "/etc/tavola/tavola.toml", "User=tavola",
-                    "SupplementaryGroups=gpio spi dialout", "DevicePolicy=closed",
+                    "SupplementaryGroups=gpio spi dialout input", "DevicePolicy=closed",
                     "NoNewPrivileges=yes", "ProtectSystem=strict", "ProtectHome=yes",
                     "PrivateTmp=yes", "RestrictAddressFamilies=AF_UNIX", "SystemCallFilter="):
         assert setting in text, setting
