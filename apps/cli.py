@@ -34,7 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "diagram": ("apps.commands.engine_cmds", "print a game's phase machine as a Mermaid diagram"),
     "doctor": (
         "apps.commands.doctor",
-        "hardware self-test: board, LED segments, every seat's buttons",
+        "hardware self-test: board, buttons, [mcu], LED segments, [scanner]",
     ),
     "cards": ("apps.commands.cards_cmd", "pair scanned cards with the game's cards; list them"),
 }
