@@ -21,6 +21,7 @@ test: $(STAMP)
 	bash scripts/system-deps.sh
 	bash scripts/micropython.sh
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 system-test: $(STAMP)
@@ -32,6 +33,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -8,16 +8,13 @@ presses of the game's modes (setup, playing, scoring, over, paused) to it.
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
-from engine.core import CHANCE, Action, Event, Game, IllegalAction, SeatNamer, State, seat_name
+from engine.core import CHANCE, Action, Event, Game, IllegalAction, State, seat_name
 
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
@@ -127,7 +124,7 @@ class Session:
 
     def describe(self) -> str:
         """The engine's sentence about what it waits for, with the table's seat names."""
-        return described(self.state, self.name, self.players)
+        return self.state.describe(self.name)
 
     def public_line(self, action: Action) -> str:
         """`#N seat S: text`, the acknowledgement of the state's last action."""
@@ -373,31 +370,6 @@ class Session:
             self.acknowledge(u.action, u.events)
 
 
-# --- seat names in the engine's sentences --------------------------------------------------
-def described(state: State, names: SeatNamer, players: Sequence[str]) -> str:
-    """`state.describe(names)`; for a game whose sentences do not take a SeatNamer yet, the
-    engine's "seat N" rewritten to the seat player N-1 sits at.
-
-    FALLBACK, the only one: remove it (and `_SEAT_WORD`) once Florence and Strada Romana
-    take `names` in `describe()` (docs/engine.md, "Seat names")."""
-    if _takes_names(type(state)):
-        return state.describe(names)
-
-    def rename(m: re.Match[str]) -> str:
-        index = int(m.group(2)) - 1
-        return f"{m.group(1)}eat {players[index]}" if 0 <= index < len(players) else m[0]
-
-    return _SEAT_WORD.sub(rename, state.describe())
-
-
-_SEAT_WORD = re.compile(r"\b([Ss])eat (\d+)\b")
-
-
-@functools.cache
-def _takes_names(cls: type[State]) -> bool:
-    return "names" in inspect.signature(cls.describe).parameters
-
-
 __all__ = [
     "RETRY_S",
     "RETRY_WAIT_S",
@@ -405,6 +377,5 @@ __all__ = [
     "Unwritten",
     "UnwrittenAction",
     "UnwrittenFinish",
-    "described",
     "recorded",
 ]

@@ -18,7 +18,6 @@ Colour = tuple[int, int, int]
 ElementFrame = dict[str, Colour | list[Colour]]
 """Board element name -> its colour, or its LEDs' colours in order (the layout maps names
 to LEDs). Not hw.pipeline.Frame (a strip's pixels) nor firmware_bridge's protocol Frame."""
-Frame = ElementFrame  # the old name, for views not yet moved to ElementFrame; remove with them
 
 OFF: Colour = (0, 0, 0)
 WHITE: Colour = (255, 255, 255)

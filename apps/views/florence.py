@@ -19,7 +19,7 @@ from engine.florence import FlorenceObservation, Location
 from engine.florence.society import parse_piece
 from engine.florence.tables import Tables
 
-from .base import OFF, Colour, Frame, View, ViewContext, dim
+from .base import OFF, Colour, ElementFrame, View, ViewContext, dim
 
 NOBLE_COLOURS: tuple[Colour, ...] = (
     (255, 170, 0),  # Cosimo: gold
@@ -114,7 +114,7 @@ def vp_gains(event: Event, tables: Tables) -> list[tuple[int, int]]:
 
 
 # --- the board ------------------------------------------------------------------------------
-def _locations(obs: FlorenceObservation, ctx: ViewContext, frame: Frame) -> None:
+def _locations(obs: FlorenceObservation, ctx: ViewContext, frame: ElementFrame) -> None:
     """Each location's queue, ring, brag spots, spy and bouncer shields, carriages and
     destination markers."""
     carriages = [n.carriage for n in obs.nobles]
@@ -130,7 +130,9 @@ def _locations(obs: FlorenceObservation, ctx: ViewContext, frame: Frame) -> None
         frame[f"{name}.destination"] = _destinations(obs, i)
 
 
-def _queue(obs: FlorenceObservation, location: Location, ctx: ViewContext, frame: Frame) -> None:
+def _queue(
+    obs: FlorenceObservation, location: Location, ctx: ViewContext, frame: ElementFrame
+) -> None:
     """A queue's spaces: each family member's pips, an empty Prime Position marked."""
     name = f"florence.location.{location.name}"
     queue = location.queue
@@ -154,7 +156,7 @@ def _destinations(obs: FlorenceObservation, loc: int) -> list[Colour]:
     ]
 
 
-def _dial(obs: FlorenceObservation, frame: Frame) -> None:
+def _dial(obs: FlorenceObservation, frame: ElementFrame) -> None:
     """The round dial: past rounds dark, this one in its Noble's colour, later ones dim."""
     t = obs.tables
     rnd = obs.round or 0
@@ -165,9 +167,9 @@ def _dial(obs: FlorenceObservation, frame: Frame) -> None:
         )
 
 
-def _track(obs: FlorenceObservation, vp: Sequence[int], ctx: ViewContext) -> Frame:
+def _track(obs: FlorenceObservation, vp: Sequence[int], ctx: ViewContext) -> ElementFrame:
     """Score markers on spaces 0-99 and, at each seat, the +100/+200 token."""
-    frame: Frame = {}
+    frame: ElementFrame = {}
     spaces: dict[int, list[Colour]] = {}
     for player, points in enumerate(vp):
         colour = _seat(obs, player, ctx)
@@ -191,7 +193,9 @@ def _before(obs: FlorenceObservation, gains: list[list[tuple[int, int]]]) -> lis
     return vp
 
 
-def _highlight(obs: FlorenceObservation, loc: int, spaces: Sequence[int], frame: Frame) -> None:
+def _highlight(
+    obs: FlorenceObservation, loc: int, spaces: Sequence[int], frame: ElementFrame
+) -> None:
     """Queue spaces that score, lit white with their rank's pips."""
     location = obs.locations[loc]
     for i in spaces:
@@ -220,9 +224,9 @@ class FlorenceView(View):
             return tuple(c for c in self.palette if c[0] not in ("orange", "blue"))
         return self.palette
 
-    def render(self, state: State, ctx: ViewContext) -> Frame:
+    def render(self, state: State, ctx: ViewContext) -> ElementFrame:
         obs = _table(state)
-        frame: Frame = {}
+        frame: ElementFrame = {}
         _locations(obs, ctx, frame)
         for road in obs.roads:
             frame[f"florence.road.{road.name}.escort"] = _guards(obs, road.escorts, ctx)
@@ -236,7 +240,7 @@ class FlorenceView(View):
             frame[f"{seat}.first"] = FIRST if obs.first == player else OFF
         return frame
 
-    def setup_frame(self, state: State, ctx: ViewContext) -> Frame:
+    def setup_frame(self, state: State, ctx: ViewContext) -> ElementFrame:
         """The board to lay out, with the queue spaces to cover with blockers in dim red."""
         obs = _table(state)
         frame = self.render(state, ctx)
@@ -245,13 +249,13 @@ class FlorenceView(View):
                 frame[f"florence.location.{location.name}.queue.{i + 1}"] = [BLOCKER] * PIPS
         return frame
 
-    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:
+    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> ElementFrame:
         """While a seat is still choosing: the family member it has named (or is on) lit
         white in its queue space; a location it is on, that location's queue; a Noble,
         that Noble's carriage. A piece without a location is at the pass ring's."""
         obs = _table(state)
         t = obs.tables
-        frame: Frame = {}
+        frame: ElementFrame = {}
         loc = self._ring(obs)
         for word in words:
             if word in t.loc_names:
@@ -275,7 +279,7 @@ class FlorenceView(View):
         return next((i for i, at in enumerate(obs.locations) if at.ring == turn), -1)
 
     @staticmethod
-    def _carriage_hint(obs: FlorenceObservation, noble: int, frame: Frame) -> None:
+    def _carriage_hint(obs: FlorenceObservation, noble: int, frame: ElementFrame) -> None:
         at = obs.nobles[noble].carriage
         if at >= 0:
             name = f"florence.location.{obs.tables.loc_names[at]}.carriage"
@@ -355,7 +359,9 @@ class FlorenceView(View):
         """The Noble moved or someone scored a round's VP: the table shows the steps."""
         return any(e.kind in SCORING_EVENTS for e in events)
 
-    def scoring_steps(self, state: State, events: list[Event], ctx: ViewContext) -> list[Frame]:
+    def scoring_steps(
+        self, state: State, events: list[Event], ctx: ViewContext
+    ) -> list[ElementFrame]:
         """One frame per location the Noble enters (the carriage there, the Prime Position
         and scandal recipients in white, their seats lit), then one per queue award.
 
@@ -388,8 +394,8 @@ class _Route:
         self.obs = obs
         self.noble = noble
         self.loc = self._start(events)
-        self.steps: list[Frame] = []
-        self.current: Frame | None = None  # the frame of the location the Noble is at
+        self.steps: list[ElementFrame] = []
+        self.current: ElementFrame | None = None  # the frame of the location the Noble is at
 
     def _start(self, events: list[Event]) -> int:
         """Where the Noble stood before these events: one step back along the route from
@@ -399,7 +405,7 @@ class _Route:
             return self.obs.nobles[self.noble].carriage
         return self.obs.tables.route_next.index(first)
 
-    def step(self, event: Event) -> Frame | None:
+    def step(self, event: Event) -> ElementFrame | None:
         """The frame an event lights (None: it lights nothing)."""
         kind = event.kind
         if kind == "noble_moved":
@@ -413,7 +419,7 @@ class _Route:
             return self._award(event)
         return None
 
-    def _at_location(self, event: Event) -> Frame:
+    def _at_location(self, event: Event) -> ElementFrame:
         if self.current is None:  # a draw finishes the location entered before
             self.current = self._noble_frame()
             self.steps.append(self.current)
@@ -424,9 +430,9 @@ class _Route:
             self._scandal_source(event["player"], target)
         return target
 
-    def _award(self, event: Event) -> Frame:
+    def _award(self, event: Event) -> ElementFrame:
         self.current = None
-        target: Frame = {}
+        target: ElementFrame = {}
         where = self.obs.nobles[self.noble].carriage
         if event.kind == "queue_scored":
             _highlight(self.obs, where, [event["position"] - 1], target)
@@ -437,7 +443,7 @@ class _Route:
         self.steps.append(target)
         return target
 
-    def _noble_frame(self) -> Frame:
+    def _noble_frame(self) -> ElementFrame:
         """The carriages with the moving Noble's at its location (the board shows it
         further on)."""
         where = [n.carriage for n in self.obs.nobles]
@@ -448,7 +454,7 @@ class _Route:
             for i in range(self.obs.tables.locations)
         }
 
-    def _scandal_source(self, player: int, frame: Frame) -> None:
+    def _scandal_source(self, player: int, frame: ElementFrame) -> None:
         """Light what earned `player` a card here: the best brag marker, a spy."""
         location = self.obs.locations[self.loc]
         name = f"florence.location.{location.name}"

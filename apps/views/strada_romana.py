@@ -5,21 +5,27 @@ the Portus side. A wagon lights both in its own colour, the LED on the side it
 is heading to bright and the other dim, so a wagon bound for Rome shows
 `dim, BRIGHT` and one bound for Portus `BRIGHT, dim`.
 
-Wagon tiles are hidden (engine.strada_romana.HIDDEN): only how many each seat
-holds is shown (that count is public), and which wagons they name appears
-only once the game is over.
+Everything here comes from the public observation (`state.observe()`). It counts
+each seat's wagon tiles and has no field that names one, so only how many each
+seat holds is shown; which wagons they name appears once the game is over, from
+the end's observation.
 """
 
 from __future__ import annotations
 
 from engine.core import Action, State
-from engine.strada_romana import StradaRomanaState
-from engine.strada_romana.board import HEADINGS, TO_PORTUS, TO_ROME
+from engine.strada_romana import (
+    SpecialMove,
+    StradaRomanaEndObservation,
+    StradaRomanaObservation,
+    Wagon,
+)
+from engine.strada_romana.board import BUYABLE, HEADINGS, TO_ROME
 
-from .base import OFF, WHITE, Colour, Frame, View, ViewContext, dim
+from .base import OFF, WHITE, Colour, ElementFrame, View, ViewContext, dim
 
 GAME = "strada_romana"
-SEAT_PHASES = frozenset(("turn", "special", "moving", "stopped", "refill"))
+TURN_LIGHTS = (f"{GAME}.special", f"{GAME}.steps")
 
 CUBE: dict[str, Colour] = {
     "yellow": (255, 190, 0),
@@ -55,15 +61,25 @@ ARRIVED_TILE: Colour = (0, 255, 0)
 ROAD_TILE: Colour = (255, 0, 0)
 
 
-def _pair(colour: Colour, heading: int) -> list[Colour]:
+def _pair(colour: Colour, heading: str) -> list[Colour]:
     """A wagon's two LEDs: its heading's side bright (Portus-side LED first)."""
     rear = dim(colour, TRAIL)
-    return [rear, colour] if heading == TO_ROME else [colour, rear]
+    return [rear, colour] if heading == HEADINGS[TO_ROME] else [colour, rear]
+
+
+def _where(wagon: Wagon) -> str | None:
+    """The element a wagon stands on: its square, or its arrival square."""
+    if wagon.square is not None:
+        return f"{GAME}.square.{wagon.square}"
+    if wagon.arrived:
+        return f"{GAME}.arrival.{wagon.arrived}"
+    return None
 
 
 class StradaRomanaView(View):
     game = GAME
     layout_name = "strada_romana.toml"
+    observes_only = True
     palette = (  # five players at most; no yellow, the colour of the coins
         ("red", (255, 0, 0)),
         ("green", (0, 200, 0)),
@@ -73,217 +89,224 @@ class StradaRomanaView(View):
     )
 
     # --- the board -----------------------------------------------------------------
-    def render(self, state: State, ctx: ViewContext) -> Frame:
-        assert isinstance(state, StradaRomanaState)
-        b = state.board
-        frame: Frame = {}
-        for sq in range(b.finish):
-            frame[f"{GAME}.square.{b.square_names[sq]}"] = [OFF, OFF]
-        for w, sq in enumerate(state.pos):
-            if sq >= 0 and w != state.mover:
-                name = f"{GAME}.square.{b.square_names[sq]}"
-                frame[name] = _pair(WAGON[b.wagons[w]], state.head[w])
-        if state.mover >= 0:
-            w = state.mover
-            sq = state.pos[w]
-            name = f"{GAME}.square.{b.square_names[sq]}"
-            lead = _pair(WAGON[b.wagons[w]], state.head[w])
-            under = state.occ[sq]
-            if under >= 0:  # stacking: it passes over a wagon; the mover's LED leads
-                other = dim(WAGON[b.wagons[under]], TRAIL)
-                lead = [other, lead[1]] if state.head[w] == TO_ROME else [lead[0], other]
-            frame[name] = lead
-        for k in range(b.arrivals):
-            slot = f"{GAME}.arrival.{k + 1}"
-            if k < len(state.arrived):
-                w = state.arrived[k]
-                frame[slot] = _pair(WAGON[b.wagons[w]], state.head[w])
-            else:
-                frame[slot] = [OFF, OFF]
-        for m, sq in enumerate(b.market_square):
-            c = state.market[m]
-            frame[f"{GAME}.market.{b.square_names[sq]}"] = CUBE[b.colours[c]] if c >= 0 else OFF
-        for a, area in enumerate(b.area_names):
-            c = state.area[a]
-            frame[f"{GAME}.area.{area}"] = CUBE[b.colours[c]] if c >= 0 else OFF
-        frame.update(self._turn(state, ctx))
-        over = state.is_over()
-        arrived = set(state.arrived)
-        coin_leds = b.coins_per_vp - 1
-        for player in range(state.players):
-            seat = f"seat.{ctx.seat_of(player)}"
-            coins = state.coins[player]
-            frame[f"{seat}.coins"] = [COIN] * coins + [OFF] * (coin_leds - coins)
-            held = state.wagon_tiles[player]
-            if over:  # revealed: arrived (+3) or still on the road (-1)
-                tiles = [ARRIVED_TILE if w in arrived else ROAD_TILE for w in held if w >= 0]
-            else:  # how many is public; which wagons is not
-                tiles = [ctx.colours[player]] * len(held)
-            frame[f"{seat}.wagon_tiles"] = tiles + [OFF] * (b.max_wagon_tiles - len(tiles))
+    def render(self, state: State, ctx: ViewContext) -> ElementFrame:
+        obs = _table(state)
+        frame: ElementFrame = {}
+        _road(obs, frame)
+        _goods(obs, frame)
+        frame.update(self._turn(obs, ctx))
+        _seats(obs, ctx, frame)
         return frame
 
-    def _turn(self, state: StradaRomanaState, ctx: ViewContext) -> Frame:
+    def _turn(self, obs: StradaRomanaObservation, ctx: ViewContext) -> ElementFrame:
         """The turn in progress: the special move bought and the steps taken of the allowance."""
-        b = state.board
-        special: list[Colour] = [OFF] * len(b.special)
-        steps: list[Colour] = [OFF] * (b.steps + b.extra_steps)
-        if state.phase in SEAT_PHASES:
-            colour = ctx.colours[state.seat]
-            for k in range(state.level):
-                special[k] = colour
-            allowance = b.steps + (b.extra_steps if state.level >= 3 else 0)
-            for k in range(allowance):
-                steps[k] = colour if k < state.used else dim(WHITE, LATER)
-        return {f"{GAME}.special": special, f"{GAME}.steps": steps}
+        b = obs.board
+        special: list[Colour] = [OFF] * len(BUYABLE)  # one light per move, cheapest first
+        steps: list[Colour] = [OFF] * b.allowance(max(SpecialMove))
+        move = obs.move
+        if move is not None:
+            colour = ctx.colours[move.seat]
+            for k, m in enumerate(BUYABLE):  # the cheaper moves it includes light too
+                if move.special.includes(m):
+                    special[k] = colour
+            for k in range(move.allowance):
+                steps[k] = colour if k < move.steps else dim(WHITE, LATER)
+        return {TURN_LIGHTS[0]: special, TURN_LIGHTS[1]: steps}
 
-    def setup_frame(self, state: State, ctx: ViewContext) -> Frame:
+    def setup_frame(self, state: State, ctx: ViewContext) -> ElementFrame:
         """The board to lay out: wagons on the start squares, wares, cubes, starting coins."""
         frame = self.render(state, ctx)
-        return {k: v for k, v in frame.items() if k not in (f"{GAME}.special", f"{GAME}.steps")}
+        return {k: v for k, v in frame.items() if k not in TURN_LIGHTS}
 
     # --- choosing ------------------------------------------------------------------
-    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> Frame:
+    def hint(self, state: State, words: tuple[str, ...], ctx: ViewContext) -> ElementFrame:
         """`step`: the wagons that can move (white); `step WAGON`, or `step` when one wagon
         can: that wagon in white and every square it can reach this turn, in its colour,
         bright for the next step and dim for later ones. `collect`: only the goods it can
         take stay lit."""
-        assert isinstance(state, StradaRomanaState)
-        if not words:
+        if not words or words[0] not in ("step", "collect"):
             return {}
-        under = [a for a in state.legal_actions() if a.words[: len(words)] == words]
-        if words[0] == "step":
-            wagons = list(dict.fromkeys(a.words[1] for a in under if len(a.words) == 3))
-            if len(words) >= 2 or len(wagons) == 1:
-                return self._reach(state, words[1] if len(words) >= 2 else wagons[0])
-            b = state.board
-            return {
-                f"{GAME}.square.{b.square_names[state.pos[b.wagon_index[w]]]}": [WHITE, WHITE]
-                for w in wagons
-            }
+        obs = _table(state)
+        under = [text.split() for text in obs.legal if tuple(text.split()[: len(words)]) == words]
         if words[0] == "collect":
-            return self._goods(state, under)
-        return {}
+            return _collectable(obs, under)
+        return _stepping(obs, words, under)
 
-    def candidate_hint(self, state: State, action: Action, ctx: ViewContext) -> Frame:
+    def candidate_hint(self, state: State, action: Action, ctx: ViewContext) -> ElementFrame:
         """At the reveal, the wagon a tile is being named for lights white where it stands,
         so the holder matches the tile in hand to the wagon on the board. A tile entered as
         it is taken stays secret: nothing is lit."""
-        assert isinstance(state, StradaRomanaState)
-        if action.words[0] != "wagon" or state.phase != "reveal":
+        if action.words[0] != "wagon":
             return {}
-        b = state.board
-        w = b.wagon_index[action.words[1]]
-        if state.pos[w] >= 0:
-            return {f"{GAME}.square.{b.square_names[state.pos[w]]}": [WHITE, WHITE]}
-        if w in state.arrived:
-            return {f"{GAME}.arrival.{state.arrived.index(w) + 1}": [WHITE, WHITE]}
-        return {}
-
-    def _goods(self, state: StradaRomanaState, offered: list[Action]) -> Frame:
-        """The markets and areas a `collect` can take from stay lit; all others dim."""
-        b = state.board
-        keep: set[str] = set()
-        for action in offered:
-            kind, where = action.words[1], action.words[2]
-            if kind == "cube":
-                keep.add(f"{GAME}.market.{where}")
-            else:
-                a = next(a for a in b.areas_at[state.stop_at] if b.area_side[a] == where)
-                keep.add(f"{GAME}.area.{b.area_names[a]}")
-        goods = [(f"{GAME}.market.{b.square_names[sq]}", state.market[m])
-                 for m, sq in enumerate(b.market_square)]
-        goods += [(f"{GAME}.area.{name}", state.area[a]) for a, name in enumerate(b.area_names)]
-        return {
-            element: CUBE[b.colours[c]] if element in keep else dim(CUBE[b.colours[c]], AWAY)
-            for element, c in goods
-            if c >= 0
-        }
-
-    def _reach(self, state: StradaRomanaState, wagon: str) -> Frame:
-        """Squares `wagon` can reach with the steps left, found by playing them on clones,
-        so the must-move rule and every special move count exactly as the engine says."""
-        b = state.board
-        w = b.wagon_index[wagon]
-        colour = WAGON[wagon]
-        depth: dict[str, int] = {}
-        frontier: list[StradaRomanaState] = [state]
-        level = 1
-        while frontier:
-            following: list[StradaRomanaState] = []
-            for here in frontier:
-                for action in here.legal_actions():
-                    words = action.words
-                    if words[0] != "step" or words[1] != wagon:
-                        continue
-                    target = words[2]
-                    if target in HEADINGS:
-                        target = f"arrival.{len(state.arrived) + 1}"
-                    else:
-                        target = f"square.{target}"
-                    depth.setdefault(target, level)
-                    trial = here.clone()
-                    trial.apply(action)
-                    if trial.phase == "moving" and trial.mover == w:
-                        following.append(trial)
-            frontier = following
-            level += 1
-        frame: Frame = {
-            f"{GAME}.{target}": [colour, colour] if d == 1 else [dim(colour, LATER)] * 2
-            for target, d in depth.items()
-        }
-        if state.pos[w] >= 0:
-            frame[f"{GAME}.square.{b.square_names[state.pos[w]]}"] = [WHITE, WHITE]
-        return frame
+        obs = _table(state)
+        if obs.phase != "reveal":
+            return {}
+        where = _where(obs.wagon(action.words[1]))
+        return {} if where is None else {where: [WHITE, WHITE]}
 
     # --- draws -----------------------------------------------------------------------
     def describe_chance(self, state: State, action: Action) -> str:
         """What the draw puts where."""
-        assert isinstance(state, StradaRomanaState)
-        b = state.board
+        obs = _table(state)
+        b = obs.board
         words = action.words
         verb = words[0]
-        if verb == "place":
-            per_side = len(b.start[TO_ROME])
-            heading = TO_ROME if state.cursor < per_side else TO_PORTUS
-            square = b.square_names[b.start[heading][state.cursor % per_side]]
+        draw = obs.draw
+        if verb == "place" and draw is not None:
+            heading = b.heading_of_start(b.square_index[draw.at])
             side = "Portus" if heading == TO_ROME else "Roma"
-            return (f"{words[1].capitalize()} stands on start square {square} ({side} side, "
-                    f"heading to {HEADINGS[heading].capitalize()}).")
-        if verb == "draw":
-            kind, colour = words[1], words[2]
-            if state.phase == "refill":
-                if kind == "cube":
-                    square = b.square_names[b.market_square[state.refill_at]]
-                    return f"From the bag: a {colour} cube for the market at {square}."
-                area = b.area_names[state.refill_at]
-                return f"From the bag: a {colour} ware tile for area {area}."
-            if kind == "cube":
-                square = b.square_names[b.market_square[state.cursor]]
-                return f"A {colour} cube goes on the market at {square}."
-            area, side = b.area_names[state.cursor], b.area_side[state.cursor]
-            return f"The {colour} ware tile goes on area {area} ({side})."
+            return (
+                f"{words[1].capitalize()} stands on start square {draw.at} ({side} side, "
+                f"heading to {HEADINGS[heading].capitalize()})."
+            )
+        if verb == "draw" and draw is not None:
+            return _drawn(obs, words[1], words[2])
         if verb == "remove":
             return f"One wagon tile goes back into the box, unseen; {b.deck} stay in the deck."
         if verb == "start":
-            coins = ", ".join(str(c) for c in b.starting_coins[: state.players])
+            coins = ", ".join(str(c) for c in b.starting_coins[: obs.players])
             return f"Player {words[2]} starts; starting coins go {coins} clockwise."
         return super().describe_chance(state, action)
 
     def public_text(self, state: State, action: Action) -> str:
         """A wagon tile entered as it is taken is logged without its wagon until the end
         (`state` is the position after the action)."""
-        assert isinstance(state, StradaRomanaState)
-        if action.words[0] == "wagon" and state.phase not in ("reveal", "over"):
+        if action.words[0] == "wagon" and not isinstance(_table(state), StradaRomanaEndObservation):
             return "wagon (a face-down tile)"
         return action.text
 
     def chance_actor(self, state: State) -> int | None:
         """The bag is drawn from by whoever emptied the market or area; the setup draws are
         anybody's. (A wagon tile is no draw: its holder names it as a decision.)"""
-        assert isinstance(state, StradaRomanaState)
-        if state.phase == "refill":
-            return state.seat
+        obs = _table(state)
+        if obs.draw is not None and obs.draw.refill and obs.move is not None:
+            return obs.move.seat
         return None
+
+
+def _road(obs: StradaRomanaObservation, frame: ElementFrame) -> None:
+    """Every square dark but where a wagon stands, and the arrival squares in order. The
+    moving wagon is drawn last: passing over another, its leading LED stays its own."""
+    b = obs.board
+    for name in b.square_names:
+        frame[f"{GAME}.square.{name}"] = [OFF, OFF]
+    for k in range(b.arrivals):
+        frame[f"{GAME}.arrival.{k + 1}"] = [OFF, OFF]
+    move = obs.move
+    mover = move.mover if move is not None else None
+    for wagon in obs.wagons:
+        where = _where(wagon)
+        if where is not None and wagon.name != mover:
+            frame[where] = _pair(WAGON[wagon.name], wagon.heading)
+    if move is not None and move.mover is not None:
+        _moving(obs.wagon(move.mover), move.over, frame)
+
+
+def _moving(wagon: Wagon, under: str | None, frame: ElementFrame) -> None:
+    """The moving wagon; passing over another (stacking), the other's colour trails."""
+    lead = _pair(WAGON[wagon.name], wagon.heading)
+    if under is not None:
+        other = dim(WAGON[under], TRAIL)
+        lead = [other, lead[1]] if wagon.heading == HEADINGS[TO_ROME] else [lead[0], other]
+    frame[f"{GAME}.square.{wagon.square}"] = lead
+
+
+def _goods(obs: StradaRomanaObservation, frame: ElementFrame) -> None:
+    """The cube on each market and the ware tile on each area, in their colours."""
+    for market in obs.markets:
+        frame[f"{GAME}.market.{market.square}"] = CUBE[market.cube] if market.cube else OFF
+    for area in obs.areas:
+        frame[f"{GAME}.area.{area.name}"] = CUBE[area.ware] if area.ware else OFF
+
+
+def _seats(obs: StradaRomanaObservation, ctx: ViewContext, frame: ElementFrame) -> None:
+    """Each seat's coins and wagon tiles: how many while the game is on (that count is
+    public), and once it is over whether each tile's wagon arrived (+3) or not (-1)."""
+    b = obs.board
+    arrived = set(obs.arrivals)
+    revealed = obs.revealed if isinstance(obs, StradaRomanaEndObservation) and obs.over else None
+    for player, holding in enumerate(obs.holdings):
+        seat = f"seat.{ctx.seat_of(player)}"
+        coins = holding.coins
+        frame[f"{seat}.coins"] = [COIN] * coins + [OFF] * (b.coins_per_vp - 1 - coins)
+        if revealed is not None:
+            tiles = [ARRIVED_TILE if w in arrived else ROAD_TILE for w in revealed[player] if w]
+        else:
+            tiles = [ctx.colours[player]] * holding.wagon_tiles
+        frame[f"{seat}.wagon_tiles"] = tiles + [OFF] * (b.max_wagon_tiles - len(tiles))
+
+
+def _collectable(obs: StradaRomanaObservation, offered: list[list[str]]) -> ElementFrame:
+    """The markets and areas a `collect` can take from stay lit; all others dim."""
+    keep = {_goods_element(obs, kind, where) for _verb, kind, where in offered}
+    goods = [(f"{GAME}.market.{m.square}", m.cube) for m in obs.markets]
+    goods += [(f"{GAME}.area.{a.name}", a.ware) for a in obs.areas]
+    return {
+        element: CUBE[c] if element in keep else dim(CUBE[c], AWAY)
+        for element, c in goods
+        if c is not None
+    }
+
+
+def _goods_element(obs: StradaRomanaObservation, kind: str, where: str) -> str:
+    """The market of `collect cube SQUARE`, or the area of `collect tile SIDE` beside the
+    square where the wagon stopped."""
+    if kind == "cube":
+        return f"{GAME}.market.{where}"
+    b = obs.board
+    assert obs.move is not None and obs.move.stopped_at is not None
+    bordering = b.areas_at[b.square_index[obs.move.stopped_at]]
+    area = next(a for a in bordering if b.area_side[a] == where)
+    return f"{GAME}.area.{b.area_names[area]}"
+
+
+def _stepping(
+    obs: StradaRomanaObservation, words: tuple[str, ...], under: list[list[str]]
+) -> ElementFrame:
+    """`step`: the wagons that can move, in white; with a wagon chosen, or only one
+    that can move, where it can get."""
+    wagons = list(dict.fromkeys(w[1] for w in under if len(w) == 3))
+    if len(words) >= 2 or len(wagons) == 1:
+        return _reach(obs, words[1] if len(words) >= 2 else wagons[0])
+    return {f"{GAME}.square.{obs.wagon(w).square}": [WHITE, WHITE] for w in wagons}
+
+
+def _reach(obs: StradaRomanaObservation, wagon: str) -> ElementFrame:
+    """Squares `wagon` can reach with the steps left, as the engine's rules say (the
+    must-move rule and every special move counted): bright for the next step, dim for
+    later ones; the wagon itself in white."""
+    colour = WAGON[wagon]
+    arrival = f"arrival.{len(obs.arrivals) + 1}"
+    frame: ElementFrame = {}
+    for target, step in obs.reach(wagon).items():
+        element = f"{GAME}.{arrival if target in HEADINGS else f'square.{target}'}"
+        frame[element] = [colour, colour] if step == 1 else [dim(colour, LATER)] * 2
+    square = obs.wagon(wagon).square
+    if square is not None:
+        frame[f"{GAME}.square.{square}"] = [WHITE, WHITE]
+    return frame
+
+
+def _drawn(obs: StradaRomanaObservation, kind: str, colour: str) -> str:
+    """What a setup draw or a refill from the bag puts where."""
+    b = obs.board
+    draw = obs.draw
+    assert draw is not None
+    if draw.refill:
+        if kind == "cube":
+            return f"From the bag: a {colour} cube for the market at {draw.at}."
+        return f"From the bag: a {colour} ware tile for area {draw.at}."
+    if kind == "cube":
+        return f"A {colour} cube goes on the market at {draw.at}."
+    side = b.area_side[b.area_names.index(draw.at)]
+    return f"The {colour} ware tile goes on area {draw.at} ({side})."
+
+
+def _table(state: State) -> StradaRomanaObservation:
+    """The public table: all this view ever reads of a game."""
+    obs = state.observe()
+    assert isinstance(obs, StradaRomanaObservation)
+    return obs
 
 
 VIEW = StradaRomanaView()

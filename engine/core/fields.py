@@ -153,13 +153,18 @@ class Stored:
     """A key of the record computed from the whole state: `dump(state)` gives its value,
     `load(state, record)` sets the attributes from the record (which it reads whole, so it
     may also use keys loaded after it). The attributes themselves are declared with
-    `saved=False` so clone copies them."""
+    `saved=False` so clone copies them, or, for an attribute of the key's own name, by
+    `copy`."""
 
     dump: Callable[[Any], Any]
     load: Callable[[Any, Mapping[str, Any]], None]
     merge: bool = False
     """`dump` gives a dict of keys merged into the record (none for an empty dict): a part
     of the state that exists only in some games, stored at the top level."""
+    copy: Kind | None = None
+    """The kind of the attribute named like the key, for `clone()`: the record holds
+    another form of it (names where the attribute holds indices). None: no such attribute,
+    or an immutable one."""
 
 
 Entry = Kind | Codec | Field | Stored
@@ -192,7 +197,7 @@ class Fields:
         required: list[str] = []
         for name, entry in self.entries.items():
             if isinstance(entry, Stored):
-                self._stored_lines(name, entry, env, dump_lines, load_lines)
+                self._stored_lines(name, entry, env, dump_lines, load_lines, copy_lines)
                 continue
             copy, dump, load = self._templates(name, entry.kind, env)
             attr = f"self.{name}"
@@ -222,9 +227,15 @@ class Fields:
         exec(compile(source, f"<fields of {owner}>", "exec"), env)  # our own source, as dataclasses
         return {k: env[k] for k in ("clone", "_fields", "_load_fields")}
 
-    @staticmethod
+    @classmethod
     def _stored_lines(
-        name: str, entry: Stored, env: dict[str, Any], dump_lines: list[str], load_lines: list[str]
+        cls,
+        name: str,
+        entry: Stored,
+        env: dict[str, Any],
+        dump_lines: list[str],
+        load_lines: list[str],
+        copy_lines: list[str],
     ) -> None:
         env[f"_dump_{name}"], env[f"_load_{name}"] = entry.dump, entry.load
         if entry.merge:
@@ -232,6 +243,9 @@ class Fields:
         else:
             dump_lines.append(f"d[{name!r}] = _dump_{name}(self)")
         load_lines.append(f"_load_{name}(self, d)")
+        copy = None if entry.copy is None else cls._templates(name, entry.copy, env)[0]
+        if copy is not None:
+            copy_lines.append(f"new.{name} = {copy.format(v=f'self.{name}')}")
 
     @staticmethod
     def _raw(name: str, entry: Field, env: dict[str, Any], required: list[str]) -> str:

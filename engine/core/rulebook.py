@@ -23,6 +23,14 @@ in step.
 
 A heading without actions of its own (scoring, the end of a round) is a `Rule` with
 no `plays`, holding the functions the other rules call.
+
+Three things a rulebook may need beyond that. A claim may name a verb's first word too
+("collect cube"), so two headings share a verb and the longer claim wins; an input that
+matches no form of such a verb is explained by the first rule claiming one. A rule may
+also explain its verbs in phases where they are never possible (`refuses`: a special
+move "bought at the beginning of the turn", asked for after the first step). And
+`Rulebook(..., offers=...)` lists, for a phase, the rules in the order their actions are
+offered, where a menu lists them otherwise than the rulebook's headings.
 """
 
 from __future__ import annotations
@@ -52,7 +60,11 @@ class Rule(Generic[S]):
     heading: ClassVar[str] = ""
     """The rulebook's heading, word for word."""
     plays: ClassVar[Mapping[str, tuple[str, ...]]] = in_phases()
-    """phase -> the verbs this rule owns in that phase."""
+    """phase -> the verbs this rule owns in that phase ("collect cube": the verb and its
+    first word)."""
+    refuses: ClassVar[Mapping[str, tuple[str, ...]]] = in_phases()
+    """phase -> verbs of this rule it explains in a phase where they are never possible;
+    only `refuse` is asked for them there."""
 
     def texts(self, state: S) -> Sequence[str]:
         """The legal texts of this rule's verbs in the state's phase."""
@@ -70,28 +82,64 @@ class Rule(Generic[S]):
 class Rulebook(Generic[S]):
     """A game's rules, dispatched by the state's phase and the action's first word."""
 
-    def __init__(self, title: str, rules: Sequence[Rule[S]]) -> None:
+    def __init__(
+        self,
+        title: str,
+        rules: Sequence[Rule[S]],
+        *,
+        offers: Mapping[str, Sequence[Rule[S]]] | None = None,
+    ) -> None:
         self.title = title
         self.rules = tuple(rules)
         owner: dict[str, dict[str, Rule[S]]] = {}
+        forms: dict[str, dict[str, Rule[S]]] = {}
         in_phase: dict[str, list[Rule[S]]] = {}
         verbs: dict[str, None] = {}
         for rule in self.rules:
             for phase, played in rule.plays.items():
                 in_phase.setdefault(phase, []).append(rule)
-                for verb in played:
-                    other = owner.setdefault(phase, {}).get(verb)
-                    if other is not None:
-                        raise ValueError(
-                            f"{title}: '{verb}' in phase {phase} has two homes: "
-                            f"{type(other).__name__} and {type(rule).__name__}"
-                        )
-                    owner[phase][verb] = rule
-                    verbs[verb] = None
+                self._claim(owner, forms, rule, phase, played)
+                verbs.update((verb.partition(" ")[0], None) for verb in played)
+            for phase, refused in rule.refuses.items():
+                self._claim(owner, forms, rule, phase, refused)
+        for phase, listed in (offers or {}).items():
+            in_phase[phase] = self._offered(phase, listed, in_phase.get(phase, []))
         self._owner = owner
+        self._forms = forms
+        self._compound = frozenset(head for by_verb in forms.values() for head in by_verb)
         self._in_phase = {phase: tuple(rules) for phase, rules in in_phase.items()}
         self.verbs = tuple(verbs)
         self._verbs = frozenset(verbs)
+
+    def _claim(
+        self,
+        owner: dict[str, dict[str, Rule[S]]],
+        forms: dict[str, dict[str, Rule[S]]],
+        rule: Rule[S],
+        phase: str,
+        verbs: tuple[str, ...],
+    ) -> None:
+        """`rule` owns `verbs` in `phase`; a verb claimed twice there has two homes."""
+        for verb in verbs:
+            other = owner.setdefault(phase, {}).get(verb)
+            if other is not None:
+                raise ValueError(
+                    f"{self.title}: '{verb}' in phase {phase} has two homes: "
+                    f"{type(other).__name__} and {type(rule).__name__}"
+                )
+            owner[phase][verb] = rule
+            head, _, kind = verb.partition(" ")
+            if kind:
+                forms.setdefault(phase, {}).setdefault(head, rule)
+
+    def _offered(
+        self, phase: str, listed: Sequence[Rule[S]], playing: list[Rule[S]]
+    ) -> list[Rule[S]]:
+        """The rules playing in `phase` in the order `offers` lists them, the rest after."""
+        stray = [type(r).__name__ for r in listed if r not in playing]
+        if stray:
+            raise ValueError(f"{self.title}: {', '.join(stray)} play nothing in phase {phase}")
+        return [*listed, *(r for r in playing if r not in listed)]
 
     def rule(self, heading: str) -> Rule[S]:
         """The rule of a heading (KeyError for a heading the game does not have)."""
@@ -113,11 +161,24 @@ class Rulebook(Generic[S]):
     def apply(self, state: S, text: str, events: list[Event] | None = None) -> list[Event]:
         """Carry out a legal action: the rule owning its verb in this phase does it. Its
         events are appended to `events` (a new list if None), which is returned."""
-        verb, _, arg = text.partition(" ")
+        rule, verb, arg = self._owner_of(state.phase, text)
+        assert rule is not None, f"no rule plays {text!r} in phase {state.phase}"
         if events is None:
             events = []
-        self._owner[state.phase][verb].apply(state, verb, arg, events)
+        rule.apply(state, verb, arg, events)
         return events
+
+    def _owner_of(self, phase: str, text: str) -> tuple[Rule[S] | None, str, str]:
+        """The rule owning `text` in `phase` (the longer claim first), its verb as claimed
+        and the words after it."""
+        verb, _, arg = text.partition(" ")
+        owners = self._owner.get(phase, {})
+        if verb in self._compound:
+            kind, _, rest = arg.partition(" ")
+            rule = owners.get(f"{verb} {kind}")
+            if rule is not None:
+                return rule, f"{verb} {kind}", rest
+        return owners.get(verb), verb, arg
 
     def is_notation(self, text: str) -> bool:
         """Whether `text` starts with a verb of this game's notation."""
@@ -128,14 +189,15 @@ class Rulebook(Generic[S]):
         """Why `text` is not possible now: not notation, another phase's verb, or the
         owning rule's own refusal (`describe`: the state's sentence, for context). None
         when the owning rule has nothing to add: the generic message lists what is."""
-        verb, _, arg = text.partition(" ")
-        if verb not in self._verbs:
+        if not self.is_notation(text):
             listed = ", ".join(self.verbs[:-1])
             return (
                 f"'{text}' is not {self.title} notation: actions start with "
                 f"{listed} or {self.verbs[-1]}."
             )
-        rule = self._owner.get(state.phase, {}).get(verb)
+        rule, verb, arg = self._owner_of(state.phase, text)
+        if rule is None:  # no form of the verb matches: the first rule claiming one says why
+            rule = self._forms.get(state.phase, {}).get(verb)
         if rule is None:
             return f"'{text}' is not possible now. {describe}"
         return rule.refuse(state, verb, arg)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Generic, NoReturn, TypeVar
@@ -272,6 +273,27 @@ class State(ABC):
     def invariants(self) -> list[str]:
         """Broken invariants (empty when all hold); the conformance suite checks them."""
         return []
+
+    _names: SeatNamer = staticmethod(seat_name)
+    """How this state's sentences name a player: the caller's namer inside `naming`."""
+
+    def name(self, player: int) -> str:
+        """A player inside a sentence: 'seat 2', or the caller's name for it."""
+        return self._names(player)
+
+    def who(self, player: int) -> str:
+        """A player in a sentence's first words: 'Seat 2', or the caller's name for it."""
+        return capital(self._names(player))
+
+    @contextmanager
+    def naming(self, names: SeatNamer) -> Iterator[None]:
+        """Sentences built inside this block name players by `names` (through `name` and
+        `who`), so a game's prompt functions need no namer argument of their own."""
+        self._names = names
+        try:
+            yield
+        finally:
+            del self._names
 
     def describe(self, names: SeatNamer = seat_name) -> str:
         """A sentence about what the state waits for, for prompts and error messages;

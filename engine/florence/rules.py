@@ -47,7 +47,6 @@ from engine.core import (
     SeatNamer,
     State,
     Stored,
-    capital,
     optional,
     seat_name,
     tuples,
@@ -315,17 +314,6 @@ class FlorenceState(State):
     def destination(self, noble: int) -> int:
         return destination(self, noble)
 
-    _names: SeatNamer = staticmethod(seat_name)
-    """How sentences name a seat: the caller's namer while `describe` runs, else 'seat N'."""
-
-    def name(self, seat: int) -> str:
-        """A seat inside a sentence: 'seat 2', or the table's name for it."""
-        return self._names(seat)
-
-    def who(self, seat: int) -> str:
-        """A seat in a sentence's first words: 'Seat 2', or the table's name for it."""
-        return capital(self._names(seat))
-
     def gain_time(self, seat: int, amount: int) -> int:
         """Add time up to the cap (Gain Time); returns what was really gained."""
         return GAIN_TIME.gain(self, seat, amount)
@@ -432,14 +420,11 @@ class FlorenceState(State):
     # --- words for the table ----------------------------------------------------------------
     def describe(self, names: SeatNamer = seat_name) -> str:
         """The prompt, naming seats by `names` (the prompts reach it through `who`/`name`)."""
-        self._names = names
-        try:
+        with self.naming(names):
             if self.strozzis_turn():
                 return STROZZIS_TURN.prompt(self)
             prompt: str = PROMPTS[self.phase](self)
             return prompt
-        finally:
-            del self._names
 
     def explain(self, text: str) -> str | None:
         """Why `text` is not allowed now: the unit that owns its verb says, naming the rule."""

@@ -1,4 +1,4 @@
-"""The Strada Romana road as a graph, compiled once per data set.
+"""The Strada Romana components and road as look-up tables, compiled once per data set.
 
 Rules code works on small integers (square and wagon indices) so that legal
 moves are a few list look-ups; names appear only in notation. Everything here
@@ -12,32 +12,73 @@ a pseudo-square: the step off the far end of the road.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
+from enum import IntEnum
+from itertools import pairwise, product
+from types import MappingProxyType
+from typing import NamedTuple
 
 from engine.core import DataError, GameData
 
 TO_ROME, TO_PORTUS = 0, 1
 HEADINGS = ("rome", "portus")
 SIDES = ("top", "bottom")
+UNPLACED, ARRIVED = -1, -2
+"""A wagon's position off the road: before setup placed it, and once it has arrived."""
+
+Targets = tuple[tuple[tuple[int, ...], ...], ...]
+"""[heading][square] -> the squares a wagon may step to (FINISH: it arrives)."""
+
+
+class SpecialMove(IntEnum):
+    """What a player may buy at the beginning of a turn, cheapest first: 'Costs and
+    effects of the Special Moves are summarized on the game board'. NONE: none bought.
+
+    'each special move includes all the benefits of the cheaper ones', so every rule
+    asks `special.includes(SpecialMove.SIDEWAYS)`, never for one move by name."""
+
+    NONE = 0
+    SIDEWAYS = 1  # 'he can move the wagons sideways'
+    DIAGONAL = 2  # 'he can move the wagons diagonally and sideways'
+    EXTRA = 3  # 'he can move by 4 instead of 3'
+    STACKING = 4  # 'A wagon can pass through an occupied square'
+
+    @property
+    def word(self) -> str:
+        """Its word in the notation: `buy extra`."""
+        return self.name.lower()
+
+    def includes(self, other: SpecialMove) -> bool:
+        """Whether this move gives the benefits of `other` (its own or a cheaper one's)."""
+        return self >= other
+
+
+BUYABLE = tuple(m for m in SpecialMove if m is not SpecialMove.NONE)
+"""The special moves a player can buy, cheapest first."""
+_EXTRA = SpecialMove.EXTRA
 
 
 @dataclass(frozen=True)
 class Board:
-    """Component data as look-up tables (see the module docstring for indices)."""
+    """Components: '1 game board, 10 wagons, 36 cubes, 36 "ware" tiles, 10 wagon tiles,
+    20 coins (yellow), 20 victory points (black), 1 bag', with the road, the turn's
+    numbers and the scoring values of one data set, as look-up tables (see the module
+    docstring for indices). Public and immutable all the way down: observations carry it.
+    """
 
     square_names: tuple[str, ...]
-    square_index: dict[str, int]
+    square_index: Mapping[str, int]
     road: int
     finish: int
     column: tuple[int, ...]  # global column (0..14) of each road square
     part: tuple[int, ...]  # part (0..2) of each road square
     columns: tuple[tuple[int, ...], ...]
     start: tuple[tuple[int, ...], tuple[int, ...]]  # start squares per heading
-    straight: tuple[tuple[tuple[int, ...], ...], ...]  # [heading][square] -> targets
+    straight: Targets  # the links, and from the start squares to the first squares
     sideways: tuple[tuple[int, ...], ...]  # [square] -> targets
-    diagonal: tuple[tuple[tuple[int, ...], ...], ...]  # [heading][square] -> targets
-    moves: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]  # [kind][heading][square]
+    diagonal: Targets  # unlinked diagonals of the diagonal special move
+    steps_with: tuple[Targets, ...]  # [special move]: every step it allows, in that order
     areas_at: tuple[tuple[int, ...], ...]  # [road square] -> area indices it borders
     area_names: tuple[str, ...]
     area_part: tuple[int, ...]
@@ -46,15 +87,14 @@ class Board:
     market_square: tuple[int, ...]
     colours: tuple[str, ...]
     wagons: tuple[str, ...]
-    wagon_index: dict[str, int]
+    wagon_index: Mapping[str, int]
     step_text: tuple[tuple[str, ...], ...]  # [wagon][square]; [wagon][finish + heading]
     cube_texts: tuple[str, ...]
     ware_texts: tuple[str, ...]
     place_texts: tuple[str, ...]
     wagon_texts: tuple[str, ...]
-    special: tuple[str, ...]
-    costs: tuple[int, ...]
-    buy_texts: tuple[str, ...]
+    costs: tuple[int, ...]  # [special move] -> coins
+    buy_texts: tuple[str, ...]  # [special move] -> `buy WORD` ("" for NONE)
     steps: int
     extra_steps: int
     cubes_each: int
@@ -73,6 +113,19 @@ class Board:
     points_not_arrived: int
     points_loose: int
 
+    def allowance(self, special: SpecialMove) -> int:
+        """How many steps a turn has: 'Players move by 3 squares'; 'Extra move: ... he can
+        move by 4 instead of 3', and the stacking move includes it. The one place this is
+        computed: the rules, the prompts and the table's step lights all ask here."""
+        return self.steps + (self.extra_steps if special >= _EXTRA else 0)  # includes EXTRA
+
+    def start_square(self, k: int) -> tuple[int, int]:
+        """The `k`-th start square a setup draw fills, and the heading it gives a wagon:
+        p1-p5 (on the Portus side, so to Rome) first, then r1-r5 (to Portus)."""
+        per_side = len(self.start[TO_ROME])
+        heading = TO_ROME if k < per_side else TO_PORTUS
+        return self.start[heading][k % per_side], heading
+
     def heading_of_start(self, square: int) -> int:
         return TO_ROME if square in self.start[TO_ROME] else TO_PORTUS
 
@@ -80,191 +133,323 @@ class Board:
         return HEADINGS[heading] if square == self.finish else self.square_names[square]
 
 
-def _columns(data: GameData) -> tuple[list[list[int]], list[int]]:
+def occupancy(b: Board, pos: Sequence[int], mover: int) -> list[int]:
+    """Square -> the wagon resting on it (-1: none). The moving wagon is lifted off the
+    board while it moves, so a stacking move may pass over others."""
+    occ = [-1] * b.finish
+    for w, sq in enumerate(pos):
+        if sq >= 0 and w != mover:
+            occ[sq] = w
+    return occ
+
+
+def arrivals_by_heading(arrived: Sequence[int], head: Sequence[int]) -> list[int]:
+    """How many of the arrived wagons reached Rome, and how many Portus."""
+    return [sum(1 for w in arrived if head[w] == h) for h in (TO_ROME, TO_PORTUS)]
+
+
+class _Road(NamedTuple):
+    """The squares as the data lists them, before they become tables."""
+
+    columns: list[list[int]]  # square ids per column, Portus to Rome, top to bottom
+    col_part: list[int]  # part of each column
+    ids: list[int]  # road square ids in index order
+    names: list[str]  # every square's name in index order, start squares last
+    per_side: int
+    pos_in_col: dict[int, tuple[int, int]]  # square id -> (column, place in it)
+
+
+def _road(data: GameData) -> _Road:
     road = data["road"]
     columns: list[list[int]] = []
-    parts: list[int] = []
+    col_part: list[int] = []
     for p, part in enumerate(road["parts"]):
-        for column in road[part]:
-            columns.append([int(s) for s in column])
-            parts.append(p)
-    return columns, parts
+        columns += [[int(s) for s in column] for column in road[part]]
+        col_part += [p] * len(road[part])
+    ids = [s for column in columns for s in column]
+    if len(set(ids)) != len(ids):
+        raise DataError("[road] lists a square twice")
+    per_side = int(data["setup"]["wagons_per_side"])
+    names = [str(s) for s in ids] + _start_squares(data, per_side)
+    pos_in_col = {s: (c, k) for c, column in enumerate(columns) for k, s in enumerate(column)}
+    return _Road(columns, col_part, ids, names, per_side, pos_in_col)
+
+
+def _start_squares(data: GameData, per_side: int) -> list[str]:
+    """'Place the 10 wagons at random on the starting squares: 5 on the "Portus" side and
+    5 on the "Roma" side': their names, Portus side first."""
+    starts = data["start_squares"]
+    portus, roma = list(starts["portus"]), list(starts["roma"])
+    if len(portus) != per_side or len(roma) != per_side:
+        raise DataError(f"[start_squares] needs {per_side} squares per side")
+    return portus + roma
+
+
+def _links(data: GameData, road: _Road) -> set[tuple[int, int]]:
+    links = {(int(a), int(b)) for a, b in data["links"]["portus_to_rome"]}
+    for a, b in links:
+        if a not in road.pos_in_col or b not in road.pos_in_col:
+            raise DataError(f"[links] {a} -> {b} names a square that is not on the road")
+        if road.pos_in_col[b][0] != road.pos_in_col[a][0] + 1:
+            raise DataError(f"[links] {a} -> {b} does not lead to the next column")
+    return links
 
 
 def _diagonal_pairs(
     columns: list[list[int]], links: set[tuple[int, int]], rule: str
 ) -> list[tuple[int, int]]:
     """Unlinked forward neighbours that count as diagonal special moves (Portus -> Rome)."""
+    if rule not in ("parallel", "unlinked"):
+        raise DataError(f"[diagonals] rule must be 'parallel' or 'unlinked', not {rule!r}")
     pairs: list[tuple[int, int]] = []
     for here, there in pairwise(columns):
         between = {(a, b) for a, b in links if a in here and b in there}
-        if rule == "parallel":
-            straight = {(here[0], there[0]), (here[-1], there[-1])}
-            if len(here) == len(there) == 2 and between == straight:
-                pairs += [(here[0], there[1]), (here[1], there[0])]
-        elif rule == "unlinked":
-            pairs += [(a, b) for a in here for b in there if (a, b) not in between]
-        else:
-            raise DataError(f"[diagonals] rule must be 'parallel' or 'unlinked', not {rule!r}")
+        if rule == "unlinked":
+            pairs += [pair for pair in product(here, there) if pair not in between]
+        elif _parallel(here, there, between):
+            pairs += [(here[0], there[1]), (here[1], there[0])]
     return pairs
 
 
-def compile_board(data: GameData) -> Board:
-    """Check the data enough to fail with a named key, and build the tables."""
-    columns, col_part = _columns(data)
-    ids = [s for column in columns for s in column]
-    if len(set(ids)) != len(ids):
-        raise DataError("[road] lists a square twice")
-    road = len(ids)
-    names = [str(s) for s in ids]
-    starts = data["start_squares"]
-    per_side = int(data["setup"]["wagons_per_side"])
-    portus, roma = list(starts["portus"]), list(starts["roma"])
-    if len(portus) != per_side or len(roma) != per_side:
-        raise DataError(f"[start_squares] needs {per_side} squares per side")
-    names += portus + roma
-    index = {n: i for i, n in enumerate(names)}
-    finish = len(names)
-    start = (
-        tuple(range(road, road + per_side)),
-        tuple(range(road + per_side, road + 2 * per_side)),
-    )
-    pos_in_col = {s: (c, k) for c, column in enumerate(columns) for k, s in enumerate(column)}
-    column = tuple(pos_in_col[s][0] for s in ids)
-    part = tuple(col_part[c] for c in column)
+def _parallel(here: list[int], there: list[int], between: set[tuple[int, int]]) -> bool:
+    """Two 2-square columns linked only straight across: their crossings are diagonals."""
+    straight = {(here[0], there[0]), (here[-1], there[-1])}
+    return len(here) == len(there) == 2 and between == straight
 
-    links = {(int(a), int(b)) for a, b in data["links"]["portus_to_rome"]}
-    for a, b in links:
-        if a not in pos_in_col or b not in pos_in_col:
-            raise DataError(f"[links] {a} -> {b} names a square that is not on the road")
-        if pos_in_col[b][0] != pos_in_col[a][0] + 1:
-            raise DataError(f"[links] {a} -> {b} does not lead to the next column")
-    diag_pairs = _diagonal_pairs(columns, links, str(data["diagonals"]["rule"]))
-    sq = {s: i for i, s in enumerate(ids)}
-    n = finish
 
-    def table(pairs: set[tuple[int, int]] | list[tuple[int, int]], heading: int) -> list[list[int]]:
-        out: list[list[int]] = [[] for _ in range(n)]
-        for a, b in sorted(pairs, key=lambda p: (sq[p[0]], sq[p[1]])):
-            if heading == TO_ROME:
-                out[sq[a]].append(sq[b])
-            else:
-                out[sq[b]].append(sq[a])
-        return out
+class _Steps(NamedTuple):
+    straight: Targets
+    sideways: tuple[tuple[int, ...], ...]
+    diagonal: Targets
+    steps_with: tuple[Targets, ...]
 
-    straight = [table(links, h) for h in (TO_ROME, TO_PORTUS)]
-    first, last = [sq[s] for s in columns[0]], [sq[s] for s in columns[-1]]
-    for s in start[TO_ROME]:
-        straight[TO_ROME][s] = list(first)  # "the first move from the start ... any of
-    for s in start[TO_PORTUS]:  # the first squares (3 on the side of Portus, 2 of Rome)"
+
+def _table(
+    pairs: set[tuple[int, int]] | list[tuple[int, int]], index: dict[int, int], n: int
+) -> list[list[list[int]]]:
+    """[heading][square] -> targets of (Portus -> Rome) square pairs; to Portus reversed."""
+    out: list[list[list[int]]] = [[[] for _ in range(n)] for _ in HEADINGS]
+    for a, b in sorted(pairs, key=lambda p: (index[p[0]], index[p[1]])):
+        out[TO_ROME][index[a]].append(index[b])
+        out[TO_PORTUS][index[b]].append(index[a])
+    return out
+
+
+def _straight(
+    road: _Road, links: set[tuple[int, int]], index: dict[int, int]
+) -> list[list[list[int]]]:
+    """The links; from the start squares 'the first move from the start can be performed
+    by any wagon on any of the first squares'; off the last squares, the arrival."""
+    finish = len(road.names)
+    straight = _table(links, index, finish)
+    first, last = [index[s] for s in road.columns[0]], [index[s] for s in road.columns[-1]]
+    n_road, per_side = len(road.ids), road.per_side
+    for s in range(n_road, n_road + per_side):  # Portus side, heading to Rome
+        straight[TO_ROME][s] = list(first)
+    for s in range(n_road + per_side, n_road + 2 * per_side):
         straight[TO_PORTUS][s] = list(last)
     for s in last:
         straight[TO_ROME][s].append(finish)
     for s in first:
         straight[TO_PORTUS][s].append(finish)
-    diagonal = [table(diag_pairs, h) for h in (TO_ROME, TO_PORTUS)]
-    sideways: list[list[int]] = [[] for _ in range(n)]
-    for col in columns:  # within a column, to the square above or below
-        for a, b in pairwise(col):
-            sideways[sq[a]].append(sq[b])
-            sideways[sq[b]].append(sq[a])
-    moves = []
-    for kind in range(3):  # 0 plain, 1 with sideways, 2 with diagonal and sideways
-        per_heading = []
-        for h in (TO_ROME, TO_PORTUS):
-            per_heading.append(
-                tuple(
-                    tuple(
-                        straight[h][s]
-                        + (sideways[s] if kind >= 1 else [])
-                        + (diagonal[h][s] if kind >= 2 else [])
-                    )
-                    for s in range(n)
-                )
-            )
-        moves.append(tuple(per_heading))
+    return straight
 
+
+def _steps(data: GameData, road: _Road) -> _Steps:
+    """'Wagons can only move straight ahead or diagonally (with the exception of the
+    Special Moves) on the squares that link up'; sideways within a column, and the
+    unlinked diagonals, only with the special move that allows them."""
+    links = _links(data, road)
+    index = {s: i for i, s in enumerate(road.ids)}
+    n = len(road.names)  # FINISH
+    straight = _straight(road, links, index)
+    rule = str(data["diagonals"]["rule"])
+    diagonal = _table(_diagonal_pairs(road.columns, links, rule), index, n)
+    sideways: list[list[int]] = [[] for _ in range(n)]
+    for col in road.columns:  # within a column, to the square above or below
+        for a, b in pairwise(col):
+            sideways[index[a]].append(index[b])
+            sideways[index[b]].append(index[a])
+    return _Steps(
+        straight=_frozen(straight),
+        sideways=tuple(map(tuple, sideways)),
+        diagonal=_frozen(diagonal),
+        steps_with=tuple(_allowed(m, straight, sideways, diagonal) for m in SpecialMove),
+    )
+
+
+def _frozen(table: list[list[list[int]]]) -> Targets:
+    return tuple(tuple(map(tuple, per_heading)) for per_heading in table)
+
+
+def _allowed(
+    special: SpecialMove,
+    straight: list[list[list[int]]],
+    sideways: list[list[int]],
+    diagonal: list[list[list[int]]],
+) -> Targets:
+    """Every step `special` allows, straight ones first, then sideways, then diagonal."""
+    side = special.includes(SpecialMove.SIDEWAYS)
+    diag = special.includes(SpecialMove.DIAGONAL)
+    return tuple(
+        tuple(
+            tuple(straight[h][s] + (sideways[s] if side else []) + (diagonal[h][s] if diag else []))
+            for s in range(len(sideways))
+        )
+        for h in (TO_ROME, TO_PORTUS)
+    )
+
+
+class _Areas(NamedTuple):
+    names: tuple[str, ...]
+    part: tuple[int, ...]
+    side: tuple[str, ...]
+    at: tuple[tuple[int, ...], ...]
+
+
+def _areas(data: GameData, road: _Road) -> _Areas:
+    """'If on a top square, the player can only take a top "ware" tile. If on a middle
+    square, the player can choose a top or a bottom "ware" tile. If on a bottom square,
+    the player can only take a bottom "ware" tile.'"""
     areas = data["areas"]
-    area_names = tuple(areas["names"])
+    names = tuple(areas["names"])
     part_names = list(data["road"]["parts"])
-    area_part = tuple(part_names.index(p) for p in areas["parts"])
-    area_side = tuple(areas["sides"])
-    if any(s not in SIDES for s in area_side):
+    part = tuple(part_names.index(p) for p in areas["parts"])
+    side = tuple(areas["sides"])
+    if any(s not in SIDES for s in side):
         raise DataError("[areas] sides must be 'top' or 'bottom'")
     single = str(data["single_square"]["side"])
     if single not in ("top", "bottom", "both"):
         raise DataError("[single_square] side must be 'top', 'bottom' or 'both'")
-    areas_at = []
-    for s in ids:
-        c, k = pos_in_col[s]
-        size = len(columns[c])
-        if size == 1:
-            sides = SIDES if single == "both" else (single,)
-        elif k == 0:
-            sides = ("top",)
-        elif k == size - 1:
-            sides = ("bottom",)
-        else:
-            sides = SIDES  # a middle square borders both areas of its part
-        p = col_part[c]
-        areas_at.append(
-            tuple(a for a in range(len(area_names)) if area_part[a] == p and area_side[a] in sides)
-        )
+    at = []
+    for s in road.ids:
+        c, k = road.pos_in_col[s]
+        sides = _sides(len(road.columns[c]), k, single)
+        p = road.col_part[c]
+        at.append(tuple(a for a in range(len(names)) if part[a] == p and side[a] in sides))
+    return _Areas(names, part, side, tuple(at))
 
-    market_ids = [int(m) for m in data["markets"]["squares"]]
-    market_square = tuple(sq[m] for m in market_ids)
-    market_at = [-1] * road
-    for m, s in enumerate(market_square):
-        market_at[s] = m
 
-    colours = tuple(data["colours"]["names"])
-    wagons = tuple(data["wagons"]["names"])
-    comp = data["components"]
-    counts = data["colour_counts"]
+def _sides(size: int, k: int, single: str) -> tuple[str, ...]:
+    """The sides the `k`-th square of a column of `size` borders: a top, a bottom or a
+    middle square, and a square alone in its column as the data says (ruling 19)."""
+    if size == 1:
+        return SIDES if single == "both" else (single,)
+    if k == 0:
+        return ("top",)
+    return ("bottom",) if k == size - 1 else SIDES  # a middle square borders both
+
+
+def cube_colours(data: GameData) -> tuple[str, ...]:
+    """Colours of the Cubes: 'YELLOW: Corn, bread; RED: Wine, amphorae; GREEN: Oil, jars;
+    BLUE: Metals, jewellery; BROWN: Skins, textiles; WHITE: Marble, statues'. A cube and
+    a ware tile of one colour make a contract, so the names must be distinct."""
+    colours = tuple(str(c) for c in data["colours"]["names"])
+    if not colours or len(set(colours)) != len(colours):
+        raise DataError("[colours] names must be distinct and not empty")
+    return colours
+
+
+def _special_moves(data: GameData) -> tuple[tuple[int, ...], int]:
+    """[special_moves]: the costs by special move (0 for NONE) and the extra steps. The
+    names must be the rules' own, cheapest first: their effects are rules, not data."""
+    special = data["special_moves"]
+    words = [m.word for m in BUYABLE]
+    if list(special["names"]) != words:
+        raise DataError(f"[special_moves] names must be {', '.join(words)}, cheapest first")
+    costs = [int(c) for c in special["costs"]]
+    if len(costs) != len(BUYABLE):
+        raise DataError(f"[special_moves] costs needs one cost per move ({len(BUYABLE)})")
+    return (0, *costs), int(special["extra_steps"])
+
+
+def _check_components(data: GameData, wagons: Sequence[str], colours: Sequence[str]) -> None:
+    comp, counts = data["components"], data["colour_counts"]
+    per_side = int(data["setup"]["wagons_per_side"])
     if len(wagons) != comp["wagons"] or len(wagons) != 2 * per_side:
         raise DataError("[wagons] needs one name per wagon, as many as start squares")
     if len(colours) * counts["cubes_each"] != comp["cubes"]:
         raise DataError("[colour_counts] cubes_each times the colours must give [components] cubes")
     if len(colours) * counts["tiles_each"] != comp["ware_tiles"]:
         raise DataError("[colour_counts] tiles_each times the colours must give ware_tiles")
-    step_text = tuple(
-        tuple(f"step {w} {nm}" for nm in names) + tuple(f"step {w} {h}" for h in HEADINGS)
-        for w in wagons
-    )
-    special = data["special_moves"]
-    tiles = data["wagon_tiles"]
-    return Board(
-        square_names=tuple(names),
-        square_index=index,
-        road=road,
-        finish=finish,
-        column=column,
-        part=part,
-        columns=tuple(tuple(sq[s] for s in col) for col in columns),
-        start=start,
-        straight=tuple(tuple(map(tuple, t)) for t in straight),
-        sideways=tuple(map(tuple, sideways)),
-        diagonal=tuple(tuple(map(tuple, t)) for t in diagonal),
-        moves=tuple(moves),
-        areas_at=tuple(areas_at),
-        area_names=area_names,
-        area_part=area_part,
-        area_side=area_side,
-        market_at=tuple(market_at),
-        market_square=market_square,
-        colours=colours,
-        wagons=wagons,
-        wagon_index={w: i for i, w in enumerate(wagons)},
-        step_text=step_text,
+
+
+def _markets(data: GameData, road: _Road) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(market index -> its road square, road square -> its market or -1)."""
+    index = {s: i for i, s in enumerate(road.ids)}
+    market_square = tuple(index[int(m)] for m in data["markets"]["squares"])
+    market_at = [-1] * len(road.ids)
+    for m, s in enumerate(market_square):
+        market_at[s] = m
+    return market_square, tuple(market_at)
+
+
+class _Notation(NamedTuple):
+    """Every text of the notation the rules offer, built once."""
+
+    step_text: tuple[tuple[str, ...], ...]
+    cube_texts: tuple[str, ...]
+    ware_texts: tuple[str, ...]
+    place_texts: tuple[str, ...]
+    wagon_texts: tuple[str, ...]
+    buy_texts: tuple[str, ...]
+
+
+def _notation(names: list[str], wagons: tuple[str, ...], colours: tuple[str, ...]) -> _Notation:
+    return _Notation(
+        step_text=tuple(tuple(f"step {w} {to}" for to in (*names, *HEADINGS)) for w in wagons),
         cube_texts=tuple(f"draw cube {c}" for c in colours),
         ware_texts=tuple(f"draw ware {c}" for c in colours),
         place_texts=tuple(f"place {w}" for w in wagons),
         wagon_texts=tuple(f"wagon {w}" for w in wagons),
-        special=tuple(special["names"]),
-        costs=tuple(int(c) for c in special["costs"]),
-        buy_texts=tuple(f"buy {m}" for m in special["names"]),
+        buy_texts=("", *(f"buy {m.word}" for m in BUYABLE)),
+    )
+
+
+def compile_board(data: GameData) -> Board:
+    """Game Board Parts: 'Starting or Finishing Squares in Ostia-Portus and in Rome.
+    Road: the black and grey squares represent the road where trade occurs. Squares for
+    Goods Cubes (Market-places) ... Square for "ware" tiles (Area)'. Checks the data
+    enough to fail with a named key, and builds the tables."""
+    road = _road(data)
+    index = {s: i for i, s in enumerate(road.ids)}
+    n_road, names, per_side = len(road.ids), road.names, road.per_side
+    steps, areas = _steps(data, road), _areas(data, road)
+    market_square, market_at = _markets(data, road)
+    colours = cube_colours(data)
+    wagons = tuple(data["wagons"]["names"])
+    _check_components(data, wagons, colours)
+    costs, extra_steps = _special_moves(data)
+    comp, counts, tiles = data["components"], data["colour_counts"], data["wagon_tiles"]
+    columns = [road.pos_in_col[s][0] for s in road.ids]
+    return Board(
+        square_names=tuple(names),
+        square_index=MappingProxyType({nm: i for i, nm in enumerate(names)}),
+        road=n_road,
+        finish=len(names),
+        column=tuple(columns),
+        part=tuple(road.col_part[c] for c in columns),
+        columns=tuple(tuple(index[s] for s in col) for col in road.columns),
+        start=(
+            tuple(range(n_road, n_road + per_side)),
+            tuple(range(n_road + per_side, n_road + 2 * per_side)),
+        ),
+        straight=steps.straight,
+        sideways=steps.sideways,
+        diagonal=steps.diagonal,
+        steps_with=steps.steps_with,
+        areas_at=areas.at,
+        area_names=areas.names,
+        area_part=areas.part,
+        area_side=areas.side,
+        market_at=market_at,
+        market_square=market_square,
+        colours=colours,
+        wagons=wagons,
+        wagon_index=MappingProxyType({w: i for i, w in enumerate(wagons)}),
+        costs=costs,
         steps=int(data["turn"]["steps"]),
-        extra_steps=int(special["extra_steps"]),
+        extra_steps=extra_steps,
         cubes_each=int(counts["cubes_each"]),
         tiles_each=int(counts["tiles_each"]),
         vp_tokens=int(comp["victory_points"]),
@@ -280,6 +465,7 @@ def compile_board(data: GameData) -> Board:
         points_arrived=int(data["scoring"]["wagon_arrived"]),
         points_not_arrived=int(data["scoring"]["wagon_not_arrived"]),
         points_loose=int(data["scoring"]["loose_item"]),
+        **_notation(names, wagons, colours)._asdict(),
     )
 
 

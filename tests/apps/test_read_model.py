@@ -21,8 +21,8 @@ import engine
 from apps.views import ViewContext, has_view, view_for
 from engine.core import CHANCE, Action, Observation, State, derive, random_action
 
-OBSERVING = ("strozzi", "florence")
-"""Games whose view reads only `state.observe()`; the other views follow."""
+OBSERVING = ("strozzi", "florence", "strada_romana")
+"""Games whose view reads only `state.observe()`: every game."""
 
 
 class Observed:

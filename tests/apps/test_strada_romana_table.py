@@ -27,7 +27,7 @@ from apps.views.strada_romana import (
     WAGON,
 )
 from engine.core import CHANCE, derive, random_action
-from engine.strada_romana import StradaRomanaState
+from engine.strada_romana import SpecialMove, StradaRomanaState
 from engine.strada_romana.board import TO_ROME
 from hw.layout import Layout
 from tests.apps.test_table import journal_actions
@@ -360,11 +360,12 @@ def test_arrived_wagons_fill_the_numbered_squares_in_arrival_order() -> None:
 
 
 def test_the_turn_lights_show_the_special_move_and_the_steps_taken() -> None:
-    state = playout(3, 2, lambda s: s.phase == "moving" and s.level >= 3)
+    state = playout(3, 2, lambda s: s.phase == "moving" and s.special.includes(SpecialMove.EXTRA))
     ctx = ctx_for(3)
     colour = ctx.colours[state.seat]
     frame = VIEW.render(state, ctx)
-    assert frame["strada_romana.special"] == [colour] * state.level + [OFF] * (4 - state.level)
+    bought = int(state.special)  # the cheaper moves it includes light too
+    assert frame["strada_romana.special"] == [colour] * bought + [OFF] * (4 - bought)
     steps = frame["strada_romana.steps"]
     assert steps[: state.used] == [colour] * state.used
     assert steps[state.used :] == [dim(WHITE, LATER)] * (4 - state.used)  # extra: four

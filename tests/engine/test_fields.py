@@ -265,3 +265,35 @@ def test_a_merged_part_adds_its_keys_only_where_it_exists() -> None:
     assert back.solo == [1, 2]
     copy = solo.clone()
     assert copy.solo is not None and copy.solo is not solo.solo
+
+
+NAMES = ("ann", "bob", "cid")
+
+
+def _dump_held(state: NamedKeyState) -> list[list[str]]:
+    return [[NAMES[i] for i in row] for row in state.held]
+
+
+def _load_held(state: NamedKeyState, d: Mapping[str, Any]) -> None:
+    state.held = [[NAMES.index(n) for n in row] for row in d["held"]]
+
+
+class NamedKeyState(ToyState):
+    """A record that names what the attribute of the same name holds as indices."""
+
+    FIELDS = Fields(held=Stored(dump=_dump_held, load=_load_held, copy=LISTS))
+
+    def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
+        super().__init__(players, seed, options, data)
+        self.held = [[0, 2], []]
+
+
+def test_a_stored_key_copies_the_attribute_of_its_name_as_its_kind() -> None:
+    state = NamedKeyState(1, 0, {}, DATA)
+    assert state._fields()["held"] == [["ann", "cid"], []]
+    copy = state.clone()
+    copy.held[1].append(1)
+    assert state.held == [[0, 2], []] and copy._fields()["held"] == [["ann", "cid"], ["bob"]]
+    back = NamedKeyState(1, 0, {}, DATA)
+    back._load_fields(copy._fields())
+    assert back.held == [[0, 2], [1]]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine.core import Rule, Rulebook
+from engine.core import Rule, Rulebook, in_phases
 
 INDEX = Path(__file__).parents[2] / "docs" / "rules-index.md"
 ROW = re.compile(r"^\|\s*(?P<heading>[^|`]+?)\s*\|\s*`(?P<symbol>[\w.]+)`\s*\|\s*$")
@@ -106,3 +106,77 @@ def test_two_rules_claiming_one_verb_in_one_phase_are_refused() -> None:
 
     with pytest.raises(ValueError, match="two homes"):
         Rulebook("Test", [One(), Two()])
+
+
+class _Toy:
+    """A state for the rulebook's own tests: a phase and a log of what the rules did."""
+
+    def __init__(self, phase: str) -> None:
+        self.phase = phase
+        self.done: list[str] = []
+
+
+class _Goods(Rule[Any]):
+    """'take a cube'"""
+
+    heading = "Cubes"
+    plays = in_phases(stop=("take cube",))
+    refuses = in_phases(move=("take cube",))
+
+    def texts(self, state: Any) -> list[str]:
+        return ["take cube red"]
+
+    def apply(self, state: Any, verb: str, arg: str, events: list) -> None:
+        state.done.append(f"{type(self).__name__}: {verb} / {arg}")
+
+    def refuse(self, state: Any, verb: str, arg: str) -> str | None:
+        if state.phase == "move":
+            return "Goods are taken where a move ends."
+        return f"{type(self).__name__} refuses {verb!r} {arg!r}"
+
+
+class _Wares(_Goods):
+    """'take a tile'"""
+
+    heading = "Wares"
+    plays = in_phases(stop=("take tile", "end"))
+    refuses = in_phases()
+
+    def texts(self, state: Any) -> list[str]:
+        return ["take tile top", "end"]
+
+
+def test_two_headings_share_a_verb_by_its_first_word() -> None:
+    goods, wares = _Goods(), _Wares()
+    book = Rulebook("Toy", [goods, wares])
+    state = _Toy("stop")
+    book.apply(state, "take tile top")
+    book.apply(state, "take cube red")
+    book.apply(state, "end")
+    assert state.done == ["_Wares: take tile / top", "_Goods: take cube / red", "_Wares: end / "]
+    assert book.verbs == ("take", "end") and book.is_notation("take anything")
+    # no form matches: the first rule that claims a form of the verb explains it
+    assert book.explain(state, "take coin", "") == "_Goods refuses 'take' 'coin'"
+    assert book.explain(state, "take tile", "") == "_Wares refuses 'take tile' ''"
+
+
+def test_a_rule_explains_its_verb_where_it_is_never_possible() -> None:
+    book = Rulebook("Toy", [_Goods(), _Wares()])
+    move = _Toy("move")
+    assert book.texts(move) == []  # refusing is not playing: nothing is offered
+    assert book.explain(move, "take cube red", "Waiting.") == "Goods are taken where a move ends."
+    assert book.explain(move, "end", "Waiting.") == "'end' is not possible now. Waiting."
+    with pytest.raises(ValueError, match="two homes"):
+        Rulebook("Toy", [_Goods(), _Goods()])
+
+
+def test_a_phase_offers_its_rules_actions_in_the_order_given() -> None:
+    goods, wares = _Goods(), _Wares()
+    state = _Toy("stop")
+    assert Rulebook("Toy", [wares, goods]).texts(state) == [
+        "take tile top", "end", "take cube red"
+    ]  # fmt: skip
+    ordered = Rulebook("Toy", [wares, goods], offers={"stop": (goods, wares)})
+    assert ordered.texts(state) == ["take cube red", "take tile top", "end"]
+    with pytest.raises(ValueError, match="play nothing in phase move"):
+        Rulebook("Toy", [wares, goods], offers={"move": (goods,)})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.strada_romana import GAME
+from engine.strada_romana import GAME, SpecialMove
 
 from .helpers import arrange, legal, play, refused, started, steps
 
@@ -204,7 +204,7 @@ def test_in_a_jam_any_special_move_it_can_pay_for_may_be_bought() -> None:
     this jam, the extra move takes the same steps as the sideways move, and four of them."""
     state = arrange(started(4), wagons=JAM, coins={0: 3})
     play(state, "buy extra")
-    assert state.coins[0] == 0 and state.level == 3
+    assert state.coins[0] == 0 and state.special is SpecialMove.EXTRA
     assert steps(state) >= {"step ballio 312", "step plotus 211"}
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import derive, random_action
-from engine.strada_romana import GAME, StradaRomanaState
-from engine.strada_romana.rules import ARRIVED
+from engine.strada_romana import GAME, SpecialMove, StradaRomanaState
+from engine.strada_romana.board import ARRIVED, BUYABLE, HEADINGS
 
 from .helpers import arrange, refused, started, steps
 
@@ -20,11 +20,11 @@ from .helpers import arrange, refused, started, steps
 class Walk:
     """Every turn a position allows, walked one step at a time."""
 
-    def __init__(self, state: StradaRomanaState, level: int) -> None:
+    def __init__(self, state: StradaRomanaState, special: SpecialMove) -> None:
         self.s = state
         self.b = state.board
-        self.level = level
-        self.allowance = self.b.steps + (self.b.extra_steps if level >= 3 else 0)
+        self.special = special
+        self.allowance = self.b.allowance(special)
         self.pos = list(state.pos)
         self.occ = {sq: w for w, sq in enumerate(state.pos) if sq >= 0 and w != state.mover}
         self.finished = list(state.finished)
@@ -34,9 +34,9 @@ class Walk:
         """(square, kind) of each single step; kind: plain, sideways, diagonal, through."""
         b, h, sq = self.b, self.s.head[w], self.pos[w]
         out = [(t, "plain") for t in b.straight[h][sq]]
-        if self.level >= 1:
+        if self.special.includes(SpecialMove.SIDEWAYS):
             out += [(t, "sideways") for t in b.sideways[sq]]
-        if self.level >= 2:
+        if self.special.includes(SpecialMove.DIAGONAL):
             out += [(t, "diagonal") for t in b.diagonal[h][sq]]
         ok = []
         for t, kind in out:
@@ -47,7 +47,11 @@ class Walk:
                 continue
             elif t not in self.occ:
                 ok.append((t, kind))
-            elif self.level >= 4 and left > 1 and self.escape(t, h, left - 1, seen | {t}):
+            elif (
+                self.special.includes(SpecialMove.STACKING)
+                and left > 1
+                and self.escape(t, h, left - 1, seen | {t})
+            ):
                 ok.append((t, "through"))
         return ok
 
@@ -109,10 +113,17 @@ class Walk:
         return got if want else 1 + got
 
 
+def step_text(state: StradaRomanaState, w: int, t: int) -> str:
+    """The notation of wagon `w` stepping to square `t` (or arriving)."""
+    b = state.board
+    where = HEADINGS[state.head[w]] if t == b.finish else b.square_names[t]
+    return f"step {b.wagons[w]} {where}"
+
+
 def reference_moves(state: StradaRomanaState) -> set[str]:
     """Steps (and `stop`) that keep the most steps the traffic allows, up to 3."""
     s = state
-    walk = Walk(s, s.level)
+    walk = Walk(s, s.special)
     need = max(0, s.board.steps - s.used)
     left = walk.allowance - s.used
     values: dict[str, int] = {}
@@ -121,7 +132,7 @@ def reference_moves(state: StradaRomanaState) -> set[str]:
         seen = {i for i in range(s.board.finish) if s.trail >> i & 1}
         if left > 0:
             for t, _ in walk.targets(w, left, seen):
-                values[s._step_text(w, t)] = walk.after(w, t, s.moved, s.used, seen, "")
+                values[step_text(s, w, t)] = walk.after(w, t, s.moved, s.used, seen, "")
         sq = walk.pos[w]
         if sq not in walk.occ:
             walk.occ[sq] = w
@@ -133,7 +144,7 @@ def reference_moves(state: StradaRomanaState) -> set[str]:
                 continue
             del walk.occ[sq]
             for t, _ in walk.targets(w, left, {sq}):
-                values[s._step_text(w, t)] = walk.after(w, t, s.moved | 1 << w, s.used, {sq}, "")
+                values[step_text(s, w, t)] = walk.after(w, t, s.moved | 1 << w, s.used, {sq}, "")
             walk.occ[sq] = w
     capped = {k: min(v, need) for k, v in values.items()}
     most = max(capped.values(), default=0)
@@ -144,9 +155,9 @@ def reference_jam_buys(state: StradaRomanaState) -> set[str]:
     """In a jam: every purchase it can pay for after which some wagon can step."""
     b = state.board
     return {
-        b.buy_texts[k]
-        for k in range(4)
-        if b.costs[k] <= state.coins[state.seat] and Walk(state, k + 1).best(-1, 0, 0, set()) > 0
+        f"buy {m.word}"
+        for m in BUYABLE
+        if b.costs[m] <= state.coins[state.seat] and Walk(state, m).best(-1, 0, 0, set()) > 0
     }
 
 
