@@ -82,7 +82,7 @@ def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
 
     state = app.state
     obs = state.observe() if state is not None else None
-    cities = ("venice", "rome", "naples", "florence")
+    cities: tuple[str, ...] = ("venice", "rome", "naples", "florence")
     last = 15
     if isinstance(obs, StrozziObservation):
         cities, last = obs.rules.cities, obs.rules.last_space
@@ -99,7 +99,7 @@ def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
                 cell = "".join(paint(c) for c in lit[:2]) + f"+{len(lit) - 2}"
             cells.append(cell)
         lines.append(f"{city.capitalize():<9}" + "".join(cells))
-    ports = ("venice", "rome", "naples")
+    ports: tuple[str, ...] = ("venice", "rome", "naples")
     if isinstance(obs, StrozziObservation):
         ports = obs.rules.ports
     lines.append("ports    " + "  ".join(
