@@ -45,6 +45,7 @@ COMMAND_MODULES = tuple(dict.fromkeys(module for module, _ in COMMANDS.values())
 
 EPILOG = """\
 examples:
+  tavola sim strozzi --seats 4                 a virtual table in the terminal: play it
   tavola demo strozzi --players 4 --seed 1     bots play a whole game
   tavola selfplay strozzi --games 100          many games, one JSON line of figures
   tavola replay game.json                      check a recorded game

@@ -45,7 +45,17 @@ from hw.events import InputEvent
 from hw.layout import Layout
 from hw.pipeline import Pipeline
 from hw.recovery import DEVICE_BACKENDS, RecoveringStrip
-from hw.schema import Choice, Custom, FilePath, Invalid, Key, Section, Table, did_you_mean
+from hw.schema import (
+    Choice,
+    Custom,
+    FilePath,
+    Invalid,
+    Key,
+    Section,
+    Table,
+    Text,
+    did_you_mean,
+)
 from hw.strip import Strip
 from hw.tomlsource import ConfigError, TomlSource
 
@@ -78,6 +88,8 @@ APP = Table(
         "a layout file per game"),
     Key("options", Table(rest=_OPTION_VALUE, rest_name="game option"), {},
         "the games' options (docs/table.md)"),
+    Key("names", Table(rest=Text(longest=24, example="Anna"), rest_name="seat"), {},
+        "the player's name at each seat, said in every sentence"),
 )
 #: every table of the config file, by the layer that reads it
 TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP}
@@ -93,6 +105,7 @@ class AppSettings:
     seed: int | None = None
     layouts: dict[str, Path] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -123,7 +136,7 @@ def parse(src: TomlSource) -> Config:
     raw = APP.read(src, ("app",), src.data.get("app", {}))
     settings = AppSettings(game=raw["game"], seed=raw["seed"],
                            layouts={g: p for g, p in raw["layouts"].items() if p is not None},
-                           options=dict(raw["options"]))
+                           options=dict(raw["options"]), names=dict(raw["names"]))
     if raw["chance"] is not None:
         settings.chance = raw["chance"]
     if raw["journal"] is not None:
@@ -139,6 +152,11 @@ def parse(src: TomlSource) -> Config:
             raise src.error(("seats",), f"{game.title} needs at least {game.min_players} "
                             f"players; {players} seat(s) are declared")
     check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
+    seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
+    for seat in settings.names:
+        if seat not in seat_names:
+            raise src.error(("app", "names", seat), f"no seat {seat!r} in [seats] "
+                            f"(seats: {', '.join(seat_names)})")
     bridge = parse_bridge(src)
     if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned
@@ -246,6 +264,7 @@ class Appliance:
             chance=ChanceSource(config.app.chance), game=config.app.game, seed=config.app.seed,
             options=config.app.options, say=say, compositors=compositors,
             cards=self.peripherals.cards, games=self._seatable(config, list(self.layouts)),
+            names=config.app.names,
         )
         self._stop = threading.Event()
 

@@ -9,9 +9,11 @@ input path (filters, event queue, menus, journal, lights) runs for real.
 from __future__ import annotations
 
 import copy
+import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine.core import CHANCE, Action, derive
@@ -44,10 +46,13 @@ class ManualClock:
 
 def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
                      strip: str = "mock", chance: str = "app", one_button: int = 0,
-                     strip_keys: Mapping[str, str | int | float] | None = None) -> str:
+                     strip_keys: Mapping[str, str | int | float] | None = None,
+                     options: Mapping[str, Any] | None = None,
+                     names: Sequence[str] = ()) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `one_button` of them with a single button), undo/menu table buttons, a strip as long
-    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port)."""
+    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port), the
+    game's `options` (`[app.options]`) and the players' `names`, seat 1 first."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -64,6 +69,11 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
         lines.append(f"seed = {seed}")
+    if options:
+        lines += ["", "[app.options]", *(f"{k} = {json.dumps(v)}" for k, v in options.items())]
+    if names:
+        lines += ["", "[app.names]",
+                  *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n)]
     return "\n".join(lines) + "\n"
 
 
@@ -72,10 +82,13 @@ def _value(v: str | int | float) -> str:
 
 
 def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
-                chance: str = "app", one_button: int = 0) -> runtime.Config:
+                chance: str = "app", one_button: int = 0,
+                options: Mapping[str, Any] | None = None,
+                names: Sequence[str] = ()) -> runtime.Config:
     """The mocked table of `demo_config_text`, parsed."""
     text = demo_config_text(game, seats, journal=journal, seed=seed, strip=strip,
-                            chance=chance, one_button=one_button)
+                            chance=chance, one_button=one_button, options=options,
+                            names=names)
     return runtime.parse_text(text, name=f"<demo {game}>")
 
 
@@ -255,7 +268,7 @@ def final_lines(table: Appliance) -> list[str]:
     players = table.app.players
 
     def names(p: int) -> str:
-        return f"seat {players[p]}" if 0 <= p < len(players) else f"seat {p + 1}"
+        return table.app.seat_label(players[p]) if 0 <= p < len(players) else f"seat {p + 1}"
 
     return [f"{game.title}: " + ", ".join(
         f"{state.label(p, names)} {v}" for p, v in state.standings()

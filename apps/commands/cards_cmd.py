@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import engine
+from engine.core import counted
 from firmware_bridge.config import HID_LAYOUTS
 from hw.tomlsource import ConfigError
 
@@ -195,7 +196,7 @@ def cmd_learn(args: argparse.Namespace) -> int:
         close = getattr(codes, "close", None)
         if close is not None:
             close()
-    say(f"{paired} cards paired; the registry is {registry.path}.")
+    say(f"{counted(paired, 'card')} paired; the registry is {registry.path}.")
     return 0
 
 

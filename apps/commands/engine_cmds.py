@@ -58,6 +58,17 @@ def parse_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def option_args(p: argparse.ArgumentParser) -> None:
+    """`--option` and `--difficulty`, the same on selfplay, demo and sim."""
+    p.add_argument(
+        "--option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a game option, e.g. scandal_entry=play or harder_time=true (repeatable)",
+    )
+    p.add_argument("--difficulty", help="the solo difficulty preset (Florence: easier, harder)")
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
     players = game.min_players if args.players is None else args.players
@@ -191,8 +202,9 @@ def cmd_data(args: argparse.Namespace) -> int:
         print(f"  {group.name:<{width}}  {group.provenance:<11}  {group.source}")
     count = len(data.provisional())
     print(
-        f"{count} of {len(data.groups)} value groups are provisional; "
-        f"correct them in {user_override_path(game.name)}"
+        f"{count} of {len(data.groups)} value groups are provisional; correct them in "
+        f"{user_override_path(game.name)} (its tables replace these key by key, "
+        f"docs/engine.md; try a file with --override FILE)"
     )
     return 0
 
@@ -229,13 +241,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="number of players (default: the minimum)")
     p.add_argument("--seed", type=types.seed, default=1,
                    help="seed of the first game (default 1)")
-    p.add_argument(
-        "--option",
-        action="append",
-        metavar="KEY=VALUE",
-        help="a game option, e.g. scandal_entry=play or harder_time=true (repeatable)",
-    )
-    p.add_argument("--difficulty", help="the solo difficulty preset (Florence: easier, harder)")
+    option_args(p)
     p.add_argument(
         "--max-actions",
         type=types.count,

@@ -1,21 +1,22 @@
 """`tavola sim`: a virtual table in the terminal (works over SSH).
 
-The board is drawn from the game's LED layout: one line per element group
-(a city track, a port, a seat), one block per LED, in the colours the table
-would show. Keys stand in for the seat buttons; Shift + key is a long press.
+The screen (apps/screen.py) is what a person at the table would read: the board drawn
+as a board in the colours its LEDs show, whose turn it is, the menu of the seat to act
+with its cursor, a log of sentences that scrolls back, the setup checklist. It fits
+80x24. Keys stand in for the seat buttons; Shift + key is a long press.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import select
 import sys
 import tempfile
 import termios
 import time
 import tty
-from collections import deque
 from pathlib import Path
 
 import engine
@@ -25,11 +26,14 @@ from hw.tomlsource import ConfigError
 from .. import args as types
 from .. import runtime
 from ..journal import JournalError, default_path
+from ..screen import SEAT_KEYS, Screen, render
 from ..sim import demo_config
+from .engine_cmds import option_args, parse_options
 
-SEAT_KEYS = ["qwe", "asd", "zxc", "rty", "fgh", "vbn"]  # previous, select, next
 BUTTONS = ("previous", "select", "next")
 TABLE_KEYS = {"u": "undo", "m": "menu"}
+SCROLL_KEYS = {"[": 1, "]": -1, "\x1b[5~": 5, "\x1b[6~": -5}  # also Page Up / Page Down
+_SEQUENCE = re.compile(r"\x1b\[[0-9;]*[~A-Za-z]")
 
 
 def key_map(seats: int) -> dict[str, tuple[str, str, bool]]:
@@ -45,80 +49,87 @@ def key_map(seats: int) -> dict[str, tuple[str, str, bool]]:
     return keys
 
 
-def help_line(seats: int) -> str:
+def help_text(seats: int) -> str:
     parts = [f"seat {s + 1}: {' '.join(SEAT_KEYS[s])}" for s in range(seats)]
     return ("keys (previous select next; Shift = hold): " + " | ".join(parts)
-            + " | u undo, m menu (M hold) | Ctrl-C quits")
+            + " | u undo, m menu (M hold) | [ ] or Page Up/Down scroll the log | Ctrl-C quits")
 
 
-def draw(table: runtime.Appliance, messages: deque[str], seats: int) -> str:
-    """The screen: board lines from the layout, then recent messages and the key help."""
-    app = table.app
-    layout = table.layouts.get(app.game_name or "") or next(iter(table.layouts.values()))
-    compositor = app._compositors.get(app.game_name or "lobby") or app._compositors["lobby"]
-    frames = compositor.compose(app.frame(app.clock()))
-    strip = layout.default_strip
-    data = frames[strip]
-    rows: dict[str, list[str]] = {}
-    for name, element in layout.elements.items():
-        group = name.rpartition(".")[0]
-        cells = []
-        for i in element.indices:
-            r, g, b = data[3 * i], data[3 * i + 1], data[3 * i + 2]
-            cells.append(f"\x1b[38;2;{r};{g};{b}m\u25cf" if (r or g or b) else "\x1b[90m\u00b7")
-        rows.setdefault(group, []).append("".join(cells))
-    title = engine.get(app.game_name).title if app.game_name else "Tavola"
-    out = ["\x1b[H\x1b[2J", f"\x1b[1m{title}\x1b[0m  [{app.mode}]\r\n"]
-    width = max((len(g) for g in rows), default=10)
-    for group, cells in rows.items():
-        out.append(f"{group:<{width}} {' '.join(cells)}\x1b[0m\r\n")
-    out.append("\r\n")
-    for line in messages:
-        out.append(line[:200] + "\r\n")
-    out.append("\r\n" + help_line(seats) + "\r\n")
-    return "".join(out)
+def tokens(chunk: str) -> list[str]:
+    """Keys typed: an escape sequence (Page Up) is one key, never its letters."""
+    out: list[str] = []
+    i = 0
+    while i < len(chunk):
+        m = _SEQUENCE.match(chunk, i)
+        if m:
+            out.append(m.group())
+            i = m.end()
+        else:
+            out.append(chunk[i])
+            i += 1
+    return out
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
     seats = args.seats
-    messages: deque[str] = deque(maxlen=args.lines)
+    if not game.min_players <= seats <= game.max_players:
+        return types.fail("sim", f"--seats: {game.title} is for {game.min_players}-"
+                          f"{game.max_players} players, not {seats}")
+    options = parse_options(args)
+    try:
+        game.resolve_options(seats, options)
+    except ValueError as exc:
+        return types.fail("sim", exc)
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if len(names) > seats:
+        return types.fail("sim", f"--names: {len(names)} names for {seats} seats")
+    screen = Screen(seats)
+    holder: list[runtime.Appliance] = []
+
+    def say(text: str) -> None:
+        screen.say(holder[0].app if holder else None, text)
+
     with tempfile.TemporaryDirectory(prefix="tavola-sim-") as tmp:
         journal = Path(args.db) if args.db else (default_path() if args.keep else
                                                  Path(tmp) / "sim.db")
         try:
             config = demo_config(game.name, seats, journal=journal, seed=args.seed,
-                                 chance=args.chance)
-            table = runtime.Appliance(config, say=messages.append)
+                                 chance=args.chance, options=options, names=names)
+            table = runtime.Appliance(config, say=say)
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
+        holder.append(table)
         keys = key_map(seats)
         fd = sys.stdin.fileno()
         interactive = os.isatty(fd)
         saved = termios.tcgetattr(fd) if interactive else None
         try:
             if interactive:
-                tty.setcbreak(fd)
-            sys.stdout.write("\x1b[?25l")
+                tty.setcbreak(fd, termios.TCSANOW)  # keys typed ahead count
+            sys.stdout.write("\x1b[?25l\x1b[2J")
             table.app.start()
             shown = ""
             while True:
                 timeout = table.app.tick()
-                screen = draw(table, messages, seats)
-                if screen != shown:
-                    sys.stdout.write(screen)
+                text = render(screen.lines(table.app, table.app.clock()))
+                if text != shown:
+                    sys.stdout.write(text)
                     sys.stdout.flush()
-                    shown = screen
+                    shown = text
                 ready, _, _ = select.select([fd], [], [], timeout)
                 if not ready:
                     continue
                 chunk = os.read(fd, 64).decode(errors="ignore")
                 if not chunk or "\x04" in chunk or "\x03" in chunk:
                     break  # Ctrl-D, or Ctrl-C arriving as a character (no controlling tty)
-                for ch in chunk:
-                    if ch not in keys:
+                for key in tokens(chunk):
+                    if key in SCROLL_KEYS:
+                        screen.scroll_by(SCROLL_KEYS[key])
                         continue
-                    seat, button, hold = keys[ch]
+                    if key not in keys:
+                        continue
+                    seat, button, hold = keys[key]
                     now = time.monotonic()
                     table.app.handle(InputEvent(seat, button, "press", now))
                     if hold:
@@ -139,17 +150,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sim", help="a virtual table in the terminal, keys for seat buttons",
         description="Draws the table's LEDs in the terminal (over SSH too) and maps keys to "
-        "seat buttons: " + help_line(6) + ".")
+        "seat buttons: " + help_text(6) + ". --seats is how many play.")
     p.add_argument("game", nargs="?", default="strozzi", choices=engine.games(),
                    help="which game (default strozzi)")
     p.add_argument("--seats", type=int, default=4, choices=range(1, 7),
-                   help="seats at the virtual table (default 4)")
+                   help="seats at the virtual table, as many as the game seats (default 4)")
     p.add_argument("--seed", type=types.seed, default=None, help="seed of the app's draws")
     p.add_argument("--chance", choices=("app", "pick"), default="app",
                    help="the app draws (default) or players pick what came up")
     p.add_argument("--db", help="journal file (default: temporary; see --keep)")
     p.add_argument("--keep", action="store_true",
-                   help=f"keep games in the user journal ({default_path()})")
-    p.add_argument("--lines", type=types.lines, default=8,
-                   help="message lines shown (default 8)")
+                   help=f"keep games in the user journal for `history` ({default_path()})")
+    p.add_argument("--names", metavar="ANNA,BEN,...",
+                   help="the players' names, seat 1 first: said in every sentence")
+    option_args(p)
     p.set_defaults(func=cmd_sim)

@@ -19,6 +19,7 @@ from .. import args as types
 from .. import runtime
 from ..journal import GameRecord, Journal, JournalError, default_path
 from ..record import exported, game_log, replay, seat_namer
+from .engine_cmds import option_args, parse_options
 
 
 def _fail(message: str) -> int:
@@ -34,6 +35,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not game.min_players <= players <= game.max_players:
         return _fail(f"--players: {game.title} is for {game.min_players}-{game.max_players} "
                      f"players, not {players}")
+    options = parse_options(args)
+    try:
+        game.resolve_options(players, options)
+    except ValueError as exc:
+        return _fail(f"demo: {exc}")
     out = sys.stdout
 
     def say(text: str) -> None:
@@ -41,9 +47,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         out.flush()
 
     with tempfile.TemporaryDirectory(prefix="tavola-demo-") as tmp:
-        journal = Path(args.db) if args.db else Path(tmp) / "demo.db"
+        journal = Path(args.db) if args.db else (default_path() if args.keep else
+                                                 Path(tmp) / "demo.db")
         config = demo_config(game.name, players, journal=journal, seed=args.seed,
-                             strip=args.strip, chance=args.chance)
+                             strip=args.strip, chance=args.chance, options=options)
         clock = ManualClock()
         try:
             table = runtime.Appliance(config, clock=clock, button_thread=False, say=say)
@@ -228,10 +235,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the app draws (default) or the players pick what came up")
     p.add_argument("--db", help="journal file; an unfinished game in it is resumed "
                    "(default: a temporary file)")
+    p.add_argument("--keep", action="store_true",
+                   help=f"keep the game in the user journal for `history` ({default_path()})")
     p.add_argument("--noise", type=types.probability, default=0.0,
                    help="probability of an out-of-turn press before each decision")
     p.add_argument("--pace", type=types.seconds, default=0.0,
                    help="real seconds to wait after each press (to watch, or to crash-test)")
+    option_args(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(

@@ -102,9 +102,11 @@ class TableApp:
         compositors: Mapping[str, Compositor] | None = None,
         cards: CardReader | None = None,
         games: Sequence[str] | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         self.seats = {s.name: s for s in seats}
         self.seat_order = [s.name for s in seats]
+        self.names = dict(names or {})  # seat -> the player's name, for every sentence
         self.journal = journal
         self.output = output
         self.clock = clock
@@ -152,9 +154,14 @@ class TableApp:
         self.lobby.game_name = session.game.name
         self.renderer.reset()
 
+    def seat_label(self, seat: str, *, capital: bool = False) -> str:
+        """A seat in a sentence: its player's name when the table knows it, else 'seat 2'."""
+        name = self.names.get(seat)
+        return name if name else f"{'Seat' if capital else 'seat'} {seat}"
+
     def flash(self, seat: str, why: str) -> None:
         self.errors[seat] = self.clock() + ERROR_SECONDS
-        self.say(f"Seat {seat}: {why}")
+        self.say(f"{self.seat_label(seat, capital=True)}: {why}")
 
     def flash_seats(self, seats: Iterable[str]) -> None:
         until = self.clock() + ERROR_SECONDS
@@ -269,7 +276,7 @@ class TableApp:
             return "wait: the table is drawing."
         waiting = session.waiting_seat()
         if waiting is not None and seat != waiting:
-            return f"it is seat {waiting}'s turn. {session.describe()}"
+            return f"it is {self.seat_label(waiting)}'s turn. {session.describe()}"
         return None
 
     def _table_button(self, ev: InputEvent) -> None:

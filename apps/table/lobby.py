@@ -91,12 +91,18 @@ class Lobby:
         if command == "select":
             if seat in joined:
                 joined.remove(seat)
-                self.table.say(f"Seat {seat} left.")
+                self.table.say(f"{self.table.seat_label(seat, capital=True)} left.")
             elif len(joined) >= game.max_players:
                 self.table.flash(seat, f"{game.title} is for at most {game.max_players} players.")
             else:
+                before = [name for name, _ in self.palette()]
                 joined.append(seat)
-                self.table.say(f"Seat {seat} joined as {self.palette()[len(joined) - 1][0]}.")
+                now = [name for name, _ in self.palette()]
+                label = self.table.seat_label
+                moved = "".join(f" {label(s, capital=True)} is {now[i]} now."
+                                for i, s in enumerate(joined[:-1]) if before[i] != now[i])
+                self.table.say(f"{label(seat, capital=True)} joined as {now[len(joined) - 1]}."
+                               f"{moved}")
                 if len(joined) == game.max_players:
                     self.start_if_ready()
         elif command == "back":
@@ -106,7 +112,11 @@ class Lobby:
                 self.table.flash(seat, "Press select to join first.")
 
     def palette(self) -> Sequence[tuple[str, Colour]]:
-        return self.view.palette if self.view is not None else ()
+        """The colours of the seats joined so far, as the game would give them now (a solo
+        game may reserve the automa's colours)."""
+        if self.view is None:
+            return ()
+        return self.view.palette_for(max(1, len(self.seating.joined)))
 
     def start_if_ready(self) -> None:
         """Start the chosen game with the joined players, or say why it cannot start."""
@@ -162,7 +172,10 @@ class Lobby:
         table.begin(session)
         table.fire("players_seated")
         names = {c: n for n, c in palette}
-        seated = ", ".join(f"{s} {names[colour_of[s]]}" for s in players)
+        seated = ", ".join(
+            f"{s} {names[colour_of[s]]}" + (f" ({table.names[s]})" if s in table.names else "")
+            for s in players
+        )
         table.say(
             f"{game.title} for {state.players}: seats {seated}. "
             f"Set up the board as the lights show."

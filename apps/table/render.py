@@ -177,7 +177,7 @@ class Renderer:
     def _lobby(self, frame: ElementFrame, now: float) -> None:
         table, lobby = self.table, self.table.lobby
         if table.mode == "seating" and lobby.view is not None:
-            palette = lobby.view.palette
+            palette = lobby.palette()
             for i, seat in enumerate(lobby.seating.joined):
                 frame[f"seat.{seat}.status"] = palette[i][1]
             glow = dim((255, 255, 255), GLOW_MIN + GLOW_SPAN * pulse(now))

@@ -135,7 +135,7 @@ class Session:
         """The table's `SeatNamer`: a player as the seat they sit at ('seat 3' for player 0
         when the first to join sat at seat 3)."""
         if 0 <= player < len(self.players):
-            return f"seat {self.players[player]}"
+            return self.table.seat_label(self.players[player])
         return seat_name(player)
 
     def describe(self) -> str:

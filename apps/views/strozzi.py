@@ -6,7 +6,7 @@ field for money: the secret cannot reach the board.
 
 from __future__ import annotations
 
-from engine.core import Action, Event, State
+from engine.core import Action, Event, State, counted
 from engine.strozzi import StrozziObservation
 
 from .base import OFF, Colour, ElementFrame, View, ViewContext, dim
@@ -70,7 +70,7 @@ class StrozziView(View):
                 extras.append(f"{ship.scrolls} scroll{'s' if ship.scrolls > 1 else ''}")
             if ship.token:
                 extras.append("a progress token")
-            return f"Ship {ship.id} comes up: {ship.sails} sails, {', '.join(extras)}."
+            return f"Ship {ship.id} comes up: {counted(ship.sails, 'sail')}, {', '.join(extras)}."
         return f"Progress token {arg} is turned face up."
 
     def chance_actor(self, state: State) -> int | None:

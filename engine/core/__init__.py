@@ -26,6 +26,7 @@ from .rng import derive, draw_chance, random_action
 from .rulebook import Rule, Rulebook, in_phases
 from .scoring import Breakdown, ScoreStep, breakdown, joined, points_text, replayed
 from .state import Game, Option, SeatNamer, State, capital, seat_name
+from .words import counted
 
 __all__ = [
     "CHANCE",
@@ -62,6 +63,7 @@ __all__ = [
     "UnknownNotation",
     "breakdown",
     "capital",
+    "counted",
     "derive",
     "draw_chance",
     "in_phases",

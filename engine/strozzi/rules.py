@@ -36,6 +36,7 @@ from engine.core import (
     SeatNamer,
     State,
     capital,
+    counted,
     in_phases,
     joined,
     lists,
@@ -879,7 +880,7 @@ class StrozziState(State):
         if phase == "draw":
             return f"{capital(names(self.active))} turns over the next ship card."
         ship = r.ships.get(self.ship)
-        about = f"ship {ship.id} ({ship.sails} sails)" if ship else "the ship"
+        about = f"ship {ship.id} ({counted(ship.sails, 'sail')})" if ship else "the ship"
         if phase == "decide":
             return f"{capital(names(self.active))} decides on {about}: a flag, or pass."
         if phase == "offer":

@@ -3,10 +3,15 @@
 Wire values are gamma-encoded for LEDs (dim colours are pushed far down); a
 monitor applies its own gamma, so the display undoes the pipeline's gamma to
 look roughly like the strip does to an eye.
+
+On a terminal the strip keeps the top rows and whatever else the program prints
+(its log) scrolls in the rows below (a scroll region), so neither overwrites the
+other. Written to a file or pipe, each frame redraws in place with cursor moves.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -25,15 +30,13 @@ class TerminalStrip(ByteStrip):
         self.stream = stream if stream is not None else sys.stdout
         self.width = width
         self._rows = 0
+        self._pinned: bool | None = None  # strip at the top, a scroll region below
         self._table = bytes(round(255 * (v / 255) ** (1 / display_gamma)) for v in range(256))
 
     def _send(self, data: bytes) -> None:
         k = self.channels
         rgb = reorder(data, self.order, "RGBW"[:k]).translate(self._table)
-        out = []
-        if self._rows:
-            out.append(f"\x1b[{self._rows}F")  # back to the top of the previous frame
-        rows = 0
+        lines = []
         for start in range(0, self.n, self.width):
             cells = []
             for i in range(start, min(start + self.width, self.n)):
@@ -42,12 +45,34 @@ class TerminalStrip(ByteStrip):
                     w = rgb[i * k + 3]
                     r, g, b = min(255, r + w), min(255, g + w), min(255, b + w)
                 cells.append(f"\x1b[48;2;{r};{g};{b}m ")
-            out.append("".join(cells) + "\x1b[0m\n")
-            rows += 1
-        self._rows = rows
+            lines.append("".join(cells) + "\x1b[0m")
+        if self._pin(len(lines)):
+            # save the cursor, draw the rows at the top, put the cursor back in the log
+            out = ["\x1b7", *(f"\x1b[{i + 1};1H{line}\x1b[K" for i, line in enumerate(lines)),
+                   "\x1b8"]
+        else:
+            out = [f"\x1b[{self._rows}F"] if self._rows else []
+            out += [line + "\n" for line in lines]
+        self._rows = len(lines)
         self.stream.write("".join(out))
         self.stream.flush()
 
+    def _pin(self, rows: int) -> bool:
+        """On the first frame: on a terminal tall enough, keep the top `rows` for the
+        strip and let the rest scroll (DECSTBM), the cursor below the strip."""
+        if self._pinned is None:
+            isatty = getattr(self.stream, "isatty", None)
+            height = shutil.get_terminal_size((80, 0)).lines
+            self._pinned = bool(isatty and isatty()) and height > rows + 2
+            if self._pinned:
+                self.stream.write(f"\x1b[2J\x1b[{rows + 1};{height}r\x1b[{rows + 1};1H")
+        return self._pinned
+
+    def close(self) -> None:
+        super().close()
+        if self._pinned:
+            self.stream.write("\x1b[r\n")  # the whole screen scrolls again
+            self.stream.flush()
 
 def _open(config: StripConfig, **overrides: Any) -> TerminalStrip:
     return TerminalStrip(config.count, order=config.order, width=config.width, **overrides)

@@ -12,7 +12,7 @@ from pathlib import Path
 from apps.commands.sim_cmd import SEAT_KEYS
 from apps.menu import DONE, Menu
 from engine.core import CHANCE
-from tests.apps.test_sim import Terminal
+from tests.apps.test_sim_screen import Tty
 from tests.support import TAVOLA
 
 PAYOUT = re.compile(
@@ -132,12 +132,12 @@ def test_sim_shows_the_breakdown_at_the_end(tmp_path: Path, make_table) -> None:
         if menu.select() is not None:
             break
     table.close()
-    term = Terminal("sim", "strozzi", "--seats", "3", "--db", str(db), "--lines", "12")
+    term = Tty("sim", "strozzi", "--seats", "3", "--db", str(db))  # 80x24, read by pyte
     try:
-        term.read_until("Resumed Strozzi")
+        term.wait_for("Resumed Strozzi")
         term.keys(keys)
-        screen = term.read_until("seat 3: ships", limit=30)
-        assert re.search(r"Game over\. Seat \d wins \d+-\d+-\d+\.", screen)
-        assert re.search(r"seat 1: ships \d+, markers \d+.* = \d+", screen)
+        screen = term.wait_for("seat 3: ships")  # what a person reads on the 80x24 screen
+        assert re.search(r"Game over\. Seat \d wins \d+-\d+-\d+\.", screen), screen
+        assert re.search(r"seat 1: ships \d+, markers \d+.* = \d+", screen), screen
     finally:
         assert term.close() == 0

@@ -59,7 +59,7 @@ def test_sim_draws_the_board_and_keys_play(tmp_path: Path) -> None:
                     str(tmp_path / "sim.db"))
     try:
         screen = term.read_until("keys (previous select next")
-        assert "strozzi.track.venice" in screen and "seat.3" in screen
+        assert "Venice" in screen and "(pirate, +1, goods)" in screen
         term.keys("wsx")  # seats 1, 2, 3 press select: they join
         screen = term.read_until("Seat 3 joined as blue")
         term.keys("m")  # the table's menu button starts the game

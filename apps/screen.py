@@ -1,0 +1,363 @@
+"""The virtual table of `tavola sim` as a person reads it, in an 80x24 terminal.
+
+One screen, redrawn whole: a status line (the game, the round, whose turn with the
+colour's name), the menu of the seat to act with all its choices and the cursor, the
+board drawn as a board (each game's sheet below, in the LED colours the table shows
+now), a log of sentences that scrolls back, and the key help. While the table is being
+set up the log gives way to a checklist of the setup steps, which stays until play starts.
+
+What it cannot show: the LED pipeline's brightness, gamma and current limit (the colours
+are the element frame's, before the pipeline) and the physical spacing of the strips.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import engine
+from engine.core import CHANCE, counted
+
+from .views.base import OFF, Colour, ElementFrame
+
+if TYPE_CHECKING:
+    from .table import TableApp
+
+WIDTH, HEIGHT = 80, 24
+DOT, DARK = "\u25cf", "\u00b7"
+RESET = "\x1b[0m"
+_ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+Sheet = Callable[[ElementFrame, "TableApp"], list[str]]
+
+
+def paint(colour: Colour, text: str = DOT) -> str:
+    """`text` in an LED's colour; a dark LED is a grey dot."""
+    if colour == OFF:
+        return f"\x1b[90m{DARK}{RESET}"
+    r, g, b = colour
+    return f"\x1b[38;2;{r};{g};{b}m{text}{RESET}"
+
+
+def leds(frame: ElementFrame, name: str, count: int = 1) -> list[Colour]:
+    """An element's LED colours (one colour for the element repeats `count` times)."""
+    value = frame.get(name, OFF)
+    if isinstance(value, list):
+        return value
+    return [value] * count
+
+
+def dots(frame: ElementFrame, name: str, count: int = 1) -> str:
+    return "".join(paint(c) for c in leds(frame, name, count))
+
+
+def visible(line: str) -> int:
+    """Columns a line takes on screen (colour escapes take none)."""
+    return len(_ESCAPE.sub("", line))
+
+
+def fit(line: str, width: int = WIDTH) -> str:
+    """Cut a line to `width` columns, keeping its colour escapes whole."""
+    out, used, i = [], 0, 0
+    while i < len(line) and used < width:
+        m = _ESCAPE.match(line, i)
+        if m:
+            out.append(m.group())
+            i = m.end()
+            continue
+        out.append(line[i])
+        used += 1
+        i += 1
+    return "".join(out) + RESET
+
+
+# --- the boards ---------------------------------------------------------------------
+def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
+    """Four city tracks with their space numbers (a space shows its markers, left to
+    right; more than three: two and +N), the three ports with their ships fastest first,
+    the face-up progress tokens, the ship in play with its sails, and each seat's flags."""
+    from engine.strozzi import StrozziObservation
+
+    state = app.state
+    obs = state.observe() if state is not None else None
+    cities: tuple[str, ...] = ("venice", "rome", "naples", "florence")
+    last = 15
+    if isinstance(obs, StrozziObservation):
+        cities, last = obs.rules.cities, obs.rules.last_space
+    lines = ["space    " + "".join(f"{s:<4}" for s in range(last + 1))]
+    for city in cities:
+        cells = []
+        for space in range(last + 1):
+            lit = [c for c in leds(frame, f"strozzi.track.{city}.{space}", 6) if c != OFF]
+            if not lit:
+                cell = paint(OFF) + "   "
+            elif len(lit) <= 3:
+                cell = "".join(paint(c) for c in lit) + " " * (4 - len(lit))
+            else:
+                cell = "".join(paint(c) for c in lit[:2]) + f"+{len(lit) - 2}"
+            cells.append(cell)
+        lines.append(f"{city.capitalize():<9}" + "".join(cells))
+    ports: tuple[str, ...] = ("venice", "rome", "naples")
+    if isinstance(obs, StrozziObservation):
+        ports = obs.rules.ports
+    lines.append("ports    " + "  ".join(
+        f"{p.capitalize()} " + "".join(dots(frame, f"strozzi.port.{p}.{k}") for k in range(1, 7))
+        for p in ports))
+    tokens = "tokens   " + " ".join(dots(frame, f"strozzi.token.{i}") for i in (1, 2, 3))
+    if isinstance(obs, StrozziObservation):
+        tokens += "  " + ", ".join(f"{t.category} {t.value}" for t in obs.face_up)
+    ship = "no ship in play"
+    if isinstance(obs, StrozziObservation) and obs.ship is not None:
+        ship = f"ship {obs.ship.id}, {counted(obs.ship.sails, 'sail')}"
+    lines.append(tokens)
+    lines.append(f"in play  {ship} " + dots(frame, "strozzi.ship.sails", 9))
+    lines.append("flags    " + "  ".join(
+        f"{seat} {dots(frame, f'seat.{seat}.status')} {dots(frame, f'seat.{seat}.flags', 3)}"
+        for seat in shown_seats(app)) + "  (pirate, +1, goods)")
+    return lines
+
+
+def florence_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
+    """The 3x3 grid of locations: name, carriages and destination markers; the queue
+    (a space's family member by its rank, 1 debutant to 3 maestro, in its colour);
+    ring, brag tiles' spots, spy and bouncer shields (x: a space to cover with a queue
+    blocker, o: an empty Prime Position). Then the roads' Escorts, the round
+    dial and each seat's status, 1st player marker, time and score."""
+    from engine.florence import FlorenceObservation
+
+    from .views.florence import _title
+
+    state = app.state
+    obs = state.observe() if state is not None else None
+    names: dict[str, str] = {}
+    if isinstance(obs, FlorenceObservation):
+        names = {loc.name: _title(loc.tile.name) if loc.tile is not None else ""
+                 for loc in obs.locations}
+    lines: list[str] = []
+    for row in range(3):
+        parts: list[list[str]] = [[], [], []]
+        for col in range(3):
+            n = str(row * 3 + col + 1)
+            at = f"florence.location.{n}"
+            tile = names.get(n, "")[:15]
+            parts[0].append(pad(f"{n} {tile:<15} {dots(frame, f'{at}.carriage', 3)}"
+                                f" {dots(frame, f'{at}.destination', 3)}", 26))
+            queue = []
+            for k in range(1, 8):
+                lit = [c for c in leds(frame, f"{at}.queue.{k}", 3) if c != OFF]
+                if lit and lit[0] in QUEUE_MARKS:  # a blocker to lay, an empty Prime Position
+                    queue.append(paint(lit[0], QUEUE_MARKS[lit[0]]))
+                else:
+                    queue.append(paint(lit[0], str(len(lit))) if lit else paint(OFF))
+            parts[1].append(pad(" queue "+ " ".join(queue), 26))
+            brags = "".join(dots(frame, f"{at}.brag.{k}") for k in (1, 2, 3))
+            parts[2].append(pad(f" ring{dots(frame, f'{at}.ring')} brag{brags} spy"
+                                f"{dots(frame, f'{at}.spy', 2)} bnc"
+                                f"{dots(frame, f'{at}.bouncer', 2)}", 26))
+        lines += [" ".join(p) for p in parts]
+    roads = ("1-2", "2-3", "4-5", "5-6", "7-8", "8-9", "1-4", "4-7", "2-5", "5-8", "3-6", "6-9")
+    lines.append("escorts " + " ".join(
+        f"{r}{dots(frame, f'florence.road.{r}.escort', 2)}" for r in roads))
+    rnd = "".join(dots(frame, f"florence.round.{k}") for k in range(1, 10))
+    scores = obs.scores if obs is not None else None
+    seats = []
+    for player, seat in enumerate(app.players):
+        time = sum(1 for c in leds(frame, f"seat.{seat}.time", 12) if c != OFF)
+        vp = f" {scores[player]}vp" if scores is not None and player < len(scores) else ""
+        first = "1st " if leds(frame, f"seat.{seat}.first")[0] != OFF else ""
+        seats.append(f"{seat} {dots(frame, f'seat.{seat}.status')} {first}t{time}{vp}")
+    lines.append(f"dial {rnd}  " + "  ".join(seats))
+    return lines
+
+
+def _queue_marks() -> dict[Colour, str]:
+    from .views.florence import BLOCKER, PRIME_HINT
+
+    return {BLOCKER: "x", PRIME_HINT: "o"}
+
+
+QUEUE_MARKS = _queue_marks()
+
+
+def generic_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
+    """Any other board: one labelled line per element group, in layout order."""
+    layout = app_layout(app)
+    rows: dict[str, list[str]] = {}
+    if layout is None:
+        return []
+    playing = set(shown_seats(app))
+    for name in layout.elements:
+        group = name.rpartition(".")[0]
+        parts = group.split(".")
+        if parts[0] == "seat" and len(parts) > 1 and parts[1] not in playing:
+            continue
+        label = ".".join(parts[1:]) if len(parts) > 1 else group
+        rows.setdefault(label, []).append(dots(frame, name))
+    return [fit(f"{label[:22]:<22} " + "".join(cells)) for label, cells in rows.items()]
+
+
+SHEETS: dict[str, Sheet] = {"strozzi": strozzi_sheet, "florence": florence_sheet}
+
+
+def app_layout(app: TableApp):  # type: ignore[no-untyped-def]
+    """The LED layout of the game on the table (for the generic sheet)."""
+    from hw.layout import Layout
+
+    view = app.view
+    if view is None:
+        return None
+    return Layout.load(view.layout_path())
+
+
+def pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - visible(text))
+
+
+def shown_seats(app: TableApp) -> list[str]:
+    """The seats drawn: the game's players, else every seat of the table."""
+    return list(app.players) or [s for s in app.seat_order]
+
+
+# --- the screen ---------------------------------------------------------------------
+@dataclass
+class Screen:
+    """The state of the terminal that is not the table's: the log and its scroll."""
+
+    seats: int
+    keys: str = ""
+    log: list[str] = field(default_factory=list)
+    checklist: list[str] = field(default_factory=list)
+    scroll: int = 0  # lines scrolled back from the newest
+    page: int = 0  # the first checklist step shown
+    _setup: bool = False
+
+    def say(self, app: TableApp | None, text: str) -> None:
+        """A sentence for the log. A menu's cursor moving is in the status line and the
+        journal line of an automatic draw repeats its sentence, so neither is logged; while
+        the board is being set up, sentences go to the checklist."""
+        if app is not None:
+            for seat, menu in app.menus.items():
+                if text == f"Seat {seat}: {menu.path()}":
+                    return
+            if re.match(r"#\d+ draw: ", text) and self.log and not self.log[-1].startswith("#"):
+                return
+        if app is not None and app.mode == "setup":
+            self._setup = True
+            self.checklist.append(text)
+            return
+        if self._setup:  # play starts: the checklist joins the log
+            self.log += self.checklist
+            self.checklist = []
+            self.page = 0
+            self._setup = False
+        self.log.append(text)
+        if self.scroll:
+            self.scroll += 1  # keep the lines being read where they are
+
+    def scroll_by(self, lines: int) -> None:
+        """Back (positive) or forward through the log; during setup, through the checklist
+        (`]` shows the next steps)."""
+        if self.checklist:
+            self.page = max(0, min(self.page - lines, len(self.checklist) - 1))
+            return
+        self.scroll = max(0, min(self.scroll + lines, max(0, len(self.log) - 1)))
+
+    def setup_lines(self, room: int) -> list[str]:
+        """The checklist: the setup steps in order, a page at a time, and what ends it."""
+        shown = max(1, room - 2)
+        first = min(self.page, max(0, len(self.checklist) - shown))
+        items = self.checklist[first:first + shown]
+        last = first + len(items)
+        where = f"steps {first + 1}-{last} of {len(self.checklist)}"
+        if last < len(self.checklist):
+            where += "; ] shows the next"
+        elif first:
+            where += "; [ goes back"
+        return [f"setup, in order ({where}):", *(f" - {c}" for c in items),
+                "then, once the board is laid out: select at any seat"]
+
+    def status(self, app: TableApp) -> list[str]:
+        """Two lines: where the game is and whose turn; the menu at that seat."""
+        title = engine.get(app.game_name).title if app.game_name else "Tavola"
+        state = app.state
+        head = [title]
+        if state is None:
+            head.append({"idle": "press menu to choose a game", "choosing": "choose a game",
+                         "seating": "seating: select at a seat joins"}.get(app.mode, app.mode))
+            joined = app.seating.joined if app.mode == "seating" else []
+            line2 = "joined: " + (", ".join(joined) if joined else "nobody yet")
+            return [" | ".join(head), line2]
+        obs = state.observe()
+        if obs.round:  # Florence is in round 0 until the first round starts
+            head.append(f"round {obs.round}")
+        seat = app._waiting_seat()
+        if app.mode == "setup":
+            head.append("setting up")
+        elif app.mode in ("over", "paused", "scoring"):
+            head.append({"over": "game over", "paused": "paused",
+                         "scoring": "scoring"}[app.mode])
+        elif seat is not None:
+            head.append(f"{app.seat_label(seat)} ({colour_name(app, seat)}) to act")
+        elif state.current_player() == CHANCE:
+            head.append("a draw is due")
+        menu_line = obs.prompt
+        if seat is not None and app.mode in ("playing", "setup") and not state.is_over():
+            menu = app.menus.get(seat)
+            if menu is None:
+                from .menu import Menu
+
+                menu = Menu(state.legal_actions(), with_back=app.seats[seat].one_button
+                            if seat in app.seats else False)
+            words = " ".join(f"[{w}]" if i == menu.index else w
+                             for i, w in enumerate(menu.options()))
+            path = " ".join(menu.prefix)
+            menu_line = f"{app.seat_label(seat)}: {path + ' > ' if path else ''}{words}"
+        return [" | ".join(head), menu_line]
+
+    def lines(self, app: TableApp, now: float) -> list[str]:
+        """The whole screen, HEIGHT lines of at most WIDTH columns."""
+        frame = app.frame(now)
+        sheet = SHEETS.get(app.game_name or "", generic_sheet)
+        board = sheet(frame, app) if app.view is not None else []
+        top = [f"\x1b[1m{s}{RESET}" if i == 0 else s for i, s in enumerate(self.status(app))]
+        help_ = help_line(self.seats)
+        room = HEIGHT - len(top) - len(help_)
+        board = board[: max(0, room - 4)]
+        room -= len(board)
+        if self.checklist:
+            log = self.setup_lines(room)
+        else:
+            end = len(self.log) - self.scroll
+            log = self.log[max(0, end - (room - 1)):end]
+            more = f" ({self.scroll} newer below, ] scrolls down)" if self.scroll else ""
+            log = [f"-- log{more} --", *log]
+        out = [*top, *board, *log]
+        out += [""] * (HEIGHT - len(help_) - len(out))
+        return [fit(line) for line in out + help_]
+
+
+def colour_name(app: TableApp, seat: str) -> str:
+    """The name of the colour a seat plays, as the palette names it."""
+    view = app.view
+    if view is None or seat not in app.players:
+        return "?"
+    colour = app.colours[app.players.index(seat)]
+    names = {c: n for n, c in view.palette_for(len(app.players))}
+    names.update({c: n for n, c in view.palette if c not in names})
+    return names.get(colour, "?")
+
+
+SEAT_KEYS = ["qwe", "asd", "zxc", "rty", "fgh", "vbn"]  # previous, select, next
+
+
+def help_line(seats: int) -> list[str]:
+    parts = [f"{s + 1}:{SEAT_KEYS[s]}" for s in range(seats)]
+    return ["keys: seat " + " ".join(parts) + " (previous select next; Shift holds)",
+            "u undo  m menu (M holds)  [ ] scroll the log  Ctrl-C quits"]
+
+
+def render(lines: Sequence[str]) -> str:
+    """The screen as one write: home, then each line cleared to its end."""
+    return "\x1b[H" + "\r\n".join(f"{line}\x1b[K" for line in lines) + "\x1b[J"
