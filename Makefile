@@ -21,6 +21,7 @@ test: $(STAMP)
 	bash scripts/system-deps.sh
 	bash scripts/micropython.sh
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
@@ -33,6 +34,7 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 clean:

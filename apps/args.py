@@ -39,6 +39,7 @@ class Parser(argparse.ArgumentParser):
 
 def fail(command: str, message: Any) -> int:
     """One line on stderr, exit status 2: what every command does with a bad input."""
-    print(f"tavola {command}: {message}".replace("tavola tavola", "tavola").rstrip(),
-          file=sys.stderr)
+    print(
+        f"tavola {command}: {message}".replace("tavola tavola", "tavola").rstrip(), file=sys.stderr
+    )
     return 2

@@ -61,10 +61,10 @@ class CardRegistry:
             if game not in engine.games():
                 raise src.error((game,), f"is not a game (games: {', '.join(engine.games())})")
             if not isinstance(table, dict):
-                raise src.error((game,), "must be a table of \"id\" = \"card\"")
+                raise src.error((game,), 'must be a table of "id" = "card"')
             for code, card in table.items():
                 if not isinstance(card, str) or not card.split():
-                    raise src.error((game, code), "must be a card in notation, like \"draw 7\"")
+                    raise src.error((game, code), 'must be a card in notation, like "draw 7"')
             games[game] = {code: " ".join(card.split()) for code, card in table.items()}
         return cls(path, games)
 
@@ -119,23 +119,28 @@ def catalogue(game: str) -> list[tuple[str, int]]:
     cards = _cards_of(game)
     if not cards:
         known = ", ".join(g for g in engine.games() if _cards_of(g))
-        raise CardError(f"{game} has no card list yet (games with one: {known}); "
-                        "docs/cards.md says how to add it")
+        raise CardError(
+            f"{game} has no card list yet (games with one: {known}); "
+            "docs/cards.md says how to add it"
+        )
     return cards
 
 
 def demo_ids(game: str) -> dict[str, str]:
     """An invented id for every piece of `game` ("C001-2" is the second copy of the first
     card): a registry for demos, tests and benchmarks without real tags."""
-    return {f"C{i:03d}-{k}": card for i, (card, copies) in enumerate(catalogue(game), start=1)
-            for k in range(1, copies + 1)}
+    return {
+        f"C{i:03d}-{k}": card
+        for i, (card, copies) in enumerate(catalogue(game), start=1)
+        for k in range(1, copies + 1)
+    }
 
 
 def answers(card: str, action: Action) -> bool:
     """Whether `card` answers chance action `action` (same text, or same verb and ending)."""
     c, a = card.split(), list(action.words)
     n = len(c)
-    return c == a or (n >= 2 and len(a) > n and a[0] == c[0] and a[-(n - 1):] == c[1:])
+    return c == a or (n >= 2 and len(a) > n and a[0] == c[0] and a[-(n - 1) :] == c[1:])
 
 
 def match(state: State, card: str, *, describe: Callable[[], str] | None = None) -> Action:
@@ -148,8 +153,9 @@ def match(state: State, card: str, *, describe: Callable[[], str] | None = None)
     if len(found) == 1:
         return found[0]
     if found:
-        raise CardError(f"'{card}' could be {' or '.join(a.text for a in found)}; "
-                        "pick it with the buttons")
+        raise CardError(
+            f"'{card}' could be {' or '.join(a.text for a in found)}; pick it with the buttons"
+        )
     reason = state.refusal(card) or describe()
     raise CardError(f"'{card}' is not a possible draw now ({reason})")
 
@@ -179,13 +185,21 @@ class CardReader:
         self._last[code] = now
         card = self.registry.card(game, code)
         if last is not None and now - last < self.repeat_s:
-            raise CardError(f"card {code}{f' ({card})' if card else ''} was just read; "
-                            "ignored")
+            raise CardError(f"card {code}{f' ({card})' if card else ''} was just read; ignored")
         if card is None:
-            raise CardError(f"card {code} is not in the {game} card list: pair it with "
-                            f"`tavola cards learn {game}`")
+            raise CardError(
+                f"card {code} is not in the {game} card list: pair it with "
+                f"`tavola cards learn {game}`"
+            )
         return match(state, card, describe=describe)
 
 
-__all__ = ["CardError", "CardReader", "CardRegistry", "ConfigError", "catalogue", "demo_ids",
-           "match"]
+__all__ = [
+    "CardError",
+    "CardReader",
+    "CardRegistry",
+    "ConfigError",
+    "catalogue",
+    "demo_ids",
+    "match",
+]

@@ -19,8 +19,10 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("apps.commands.table_cmds", "bots play a whole game by pressing mocked seat buttons"),
     "run": ("apps.commands.table_cmds", "the appliance: run the table from a config file"),
-    "history": ("apps.commands.table_cmds",
-                "finished games with their scores; one game's breakdown and log"),
+    "history": (
+        "apps.commands.table_cmds",
+        "finished games with their scores; one game's breakdown and log",
+    ),
     "journal": (
         "apps.commands.journal_cmds",
         "check the game journal; restore it from its backups",

@@ -95,10 +95,29 @@ CREATE TABLE IF NOT EXISTS meta (
     value NOT NULL
 ) WITHOUT ROWID;
 """
-_UNDONE = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS undone"):SCHEMA.index(
-    "CREATE TABLE IF NOT EXISTS meta")].strip().rstrip(";")
-_GAME_COLUMNS = {"id", "game", "players", "seed", "options", "seats", "data_digest", "status",
-                 "started", "ended", "scores", "winner"}
+_UNDONE = (
+    SCHEMA[
+        SCHEMA.index("CREATE TABLE IF NOT EXISTS undone") : SCHEMA.index(
+            "CREATE TABLE IF NOT EXISTS meta"
+        )
+    ]
+    .strip()
+    .rstrip(";")
+)
+_GAME_COLUMNS = {
+    "id",
+    "game",
+    "players",
+    "seed",
+    "options",
+    "seats",
+    "data_digest",
+    "status",
+    "started",
+    "ended",
+    "scores",
+    "winner",
+}
 
 
 @dataclass(frozen=True)
@@ -195,9 +214,15 @@ class Journal:
     restored; `report` is then the one line saying what was found and kept.
     """
 
-    def __init__(self, path: Path | str, *, clock: Callable[[], float] = time.time,
-                 readonly: bool = False, repair: bool = True,
-                 lock_timeout: float = LOCK_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        clock: Callable[[], float] = time.time,
+        readonly: bool = False,
+        repair: bool = True,
+        lock_timeout: float = LOCK_TIMEOUT_S,
+    ) -> None:
         self.path = Path(path)
         self.clock = clock
         self.readonly = readonly
@@ -220,8 +245,10 @@ class Journal:
     def _open(self) -> sqlite3.Connection:
         path = self.path
         if path.is_dir():
-            raise JournalError(f"journal {path} is a folder, not a file; nothing was changed: "
-                               "name a file, e.g. [app] journal = \"/var/lib/tavola/tavola.db\"")
+            raise JournalError(
+                f"journal {path} is a folder, not a file; nothing was changed: "
+                'name a file, e.g. [app] journal = "/var/lib/tavola/tavola.db"'
+            )
         exists = path.exists()
         if exists:
             self._check_header()
@@ -230,15 +257,19 @@ class Journal:
         else:
             blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
             if blocker is not None:
-                raise JournalError(f"cannot make journal {path}: {blocker} is a file, not a "
-                                   "folder; nothing was changed: set [app] journal (or --db) "
-                                   "to a path in a folder")
+                raise JournalError(
+                    f"cannot make journal {path}: {blocker} is a file, not a "
+                    "folder; nothing was changed: set [app] journal (or --db) "
+                    "to a path in a folder"
+                )
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise JournalError(f"cannot create the folder of journal {path}: "
-                                   f"{exc.strerror or exc}; nothing was changed: set [app] "
-                                   "journal to a writable path") from None
+                raise JournalError(
+                    f"cannot create the folder of journal {path}: "
+                    f"{exc.strerror or exc}; nothing was changed: set [app] "
+                    "journal to a writable path"
+                ) from None
         had = {s: companion(path, s).exists() for s in ("", "-wal", "-shm")}
         try:
             db = self._connect(create=not exists)
@@ -252,9 +283,11 @@ class Journal:
                 raise
         except _Corrupt as exc:
             if self.readonly:
-                raise JournalError(f"journal {path} is damaged ({exc}); nothing was changed: "
-                                   "`tavola journal restore` sets it aside and rebuilds it "
-                                   "from what it still holds, the backups and the mark") from None
+                raise JournalError(
+                    f"journal {path} is damaged ({exc}); nothing was changed: "
+                    "`tavola journal restore` sets it aside and rebuilds it "
+                    "from what it still holds, the backups and the mark"
+                ) from None
             return self._rebuild(str(exc))
         except sqlite3.Error as exc:
             if _is_corrupt(exc) and not self.readonly:
@@ -263,9 +296,10 @@ class Journal:
                 if not was:
                     with contextlib.suppress(OSError):
                         companion(path, suffix).unlink(missing_ok=True)
-            raise JournalError(f"cannot open journal {path}: "
-                               f"{_cause(exc, self.lock_timeout, path)}; nothing was changed"
-                               ) from None
+            raise JournalError(
+                f"cannot open journal {path}: "
+                f"{_cause(exc, self.lock_timeout, path)}; nothing was changed"
+            ) from None
         self.db = db
         self._load_counts()
         if self.repair:
@@ -278,12 +312,14 @@ class Journal:
             with open(self.path, "rb") as fh:
                 head = fh.read(len(SQLITE_MAGIC))
         except OSError as exc:
-            raise JournalError(f"cannot read journal {self.path}: {exc.strerror or exc}; "
-                               "nothing was changed") from None
+            raise JournalError(
+                f"cannot read journal {self.path}: {exc.strerror or exc}; nothing was changed"
+            ) from None
         if head and head != SQLITE_MAGIC:
-            raise JournalError(f"{self.path} is not an SQLite database, so not a Tavola journal "
-                               f"(it starts with {head[:8]!r}); nothing was changed"
-                               + self._hint())
+            raise JournalError(
+                f"{self.path} is not an SQLite database, so not a Tavola journal "
+                f"(it starts with {head[:8]!r}); nothing was changed" + self._hint()
+            )
 
     def _hint(self) -> str:
         """What the mark and the backups say about a journal that should be here."""
@@ -293,25 +329,28 @@ class Journal:
             return ": name another file in [app] journal (or --db)"
         said = []
         if mark is not None:
-            said.append(f"the mark says a journal with {mark.finished} finished game(s) "
-                        f"lived here")
+            said.append(f"the mark says a journal with {mark.finished} finished game(s) lived here")
         if backups:
             said.append(f"backups: {', '.join(backups)}")
-        return (f"; {'; '.join(said)}: if this file should be that journal, "
-                f"`tavola journal restore --db {self.path}` keeps it aside and restores")
+        return (
+            f"; {'; '.join(said)}: if this file should be that journal, "
+            f"`tavola journal restore --db {self.path}` keeps it aside and restores"
+        )
 
     def _connect(self, *, create: bool) -> sqlite3.Connection:
         mode = "ro" if self.readonly else ("rwc" if create else "rw")
         uri = f"file:{_uri_path(self.path)}?mode={mode}"
-        db = sqlite3.connect(uri, uri=True, timeout=self.lock_timeout, isolation_level=None,
-                             check_same_thread=False)
+        db = sqlite3.connect(
+            uri, uri=True, timeout=self.lock_timeout, isolation_level=None, check_same_thread=False
+        )
         if self.readonly and not companion(self.path, "-wal").exists():
             try:
                 db.execute("PRAGMA application_id").fetchone()
             except sqlite3.OperationalError:  # a read-only disk: no -shm can be made
                 db.close()
-                db = sqlite3.connect(uri + "&immutable=1", uri=True, isolation_level=None,
-                                     check_same_thread=False)
+                db = sqlite3.connect(
+                    uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False
+                )
         self._busy_ms = int(self.lock_timeout * 1000)
         db.execute(f"PRAGMA busy_timeout={self._busy_ms}")
         return db
@@ -320,25 +359,37 @@ class Journal:
         """A Tavola journal, an empty file to start one in, or refused; then WAL on."""
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in db.execute(
-            "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite_%'")}
+        tables = {
+            r[0]
+            for r in db.execute(
+                "SELECT name FROM sqlite_schema WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            )
+        }
         if app_id == APPLICATION_ID:
             if version > SCHEMA_VERSION:
-                raise JournalError(f"journal {self.path} was written by a newer Tavola (schema "
-                                   f"{version}, this one knows {SCHEMA_VERSION}); nothing was "
-                                   "changed: update Tavola")
+                raise JournalError(
+                    f"journal {self.path} was written by a newer Tavola (schema "
+                    f"{version}, this one knows {SCHEMA_VERSION}); nothing was "
+                    "changed: update Tavola"
+                )
             kind = "journal"
         elif app_id == 0 and not tables and version == 0:
             kind = "new"
-        elif (app_id == 0 and version in (0, LEGACY_SCHEMA) and tables == {"games", "actions"}
-              and {r[1] for r in db.execute("PRAGMA table_info(games)")} >= _GAME_COLUMNS):
+        elif (
+            app_id == 0
+            and version in (0, LEGACY_SCHEMA)
+            and tables == {"games", "actions"}
+            and {r[1] for r in db.execute("PRAGMA table_info(games)")} >= _GAME_COLUMNS
+        ):
             kind = "legacy"
         else:
             what = f"application id {app_id:#x}" if app_id else "no application id"
             listed = ", ".join(sorted(tables)) or "no tables"
-            raise JournalError(f"{self.path} is an SQLite database but not a Tavola journal "
-                               f"({what}; {listed}); nothing was changed: name another file "
-                               "in [app] journal (or --db)")
+            raise JournalError(
+                f"{self.path} is an SQLite database but not a Tavola journal "
+                f"({what}; {listed}); nothing was changed: name another file "
+                "in [app] journal (or --db)"
+            )
         if self.readonly:
             return
         db.execute("PRAGMA journal_mode=WAL")
@@ -379,18 +430,24 @@ class Journal:
 
     def _load_counts(self) -> None:
         db = self.db
-        meta = dict(db.execute("SELECT key, value FROM meta").fetchall()) if self._has_meta() \
-            else {}
+        meta = (
+            dict(db.execute("SELECT key, value FROM meta").fetchall()) if self._has_meta() else {}
+        )
         self.id = str(meta.get("id", ""))
         self.commits = int(meta.get("commits", 0))
         self._games = int(db.execute("SELECT COALESCE(MAX(id), 0) FROM games").fetchone()[0])
-        self._finished = int(db.execute(
-            "SELECT COUNT(*) FROM games WHERE status='finished'").fetchone()[0])
+        self._finished = int(
+            db.execute("SELECT COUNT(*) FROM games WHERE status='finished'").fetchone()[0]
+        )
         self._live = self.unfinished()
 
     def _has_meta(self) -> bool:
-        return self.db.execute(
-            "SELECT 1 FROM sqlite_schema WHERE type='table' AND name='meta'").fetchone() is not None
+        return (
+            self.db.execute(
+                "SELECT 1 FROM sqlite_schema WHERE type='table' AND name='meta'"
+            ).fetchone()
+            is not None
+        )
 
     # --- the mark --------------------------------------------------------------------------
     @property
@@ -403,13 +460,21 @@ class Journal:
             if data.get("format") != MARK_FORMAT:
                 return None
             live = data.get("live")
-            return Mark(str(data["id"]), int(data["commits"]), int(data["games"]),
-                        int(data["finished"]), None if live is None else GameRecord.from_json(live))
+            return Mark(
+                str(data["id"]),
+                int(data["commits"]),
+                int(data["games"]),
+                int(data["finished"]),
+                None if live is None else GameRecord.from_json(live),
+            )
         except FileNotFoundError:
             return None
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("journal mark %s is unreadable (%s); it is ignored and rewritten",
-                        self.mark_path, exc)
+            log.warning(
+                "journal mark %s is unreadable (%s); it is ignored and rewritten",
+                self.mark_path,
+                exc,
+            )
             return None
 
     def _write_mark(self, *, durable: bool = False) -> None:
@@ -423,10 +488,18 @@ class Journal:
         """
         if self.readonly:
             return
-        data = json.dumps({"format": MARK_FORMAT, "id": self.id, "commits": self.commits,
-                           "games": self._games, "finished": self._finished,
-                           "live": None if self._live is None else self._live.to_json(),
-                           "journal": str(self.path)}, separators=(",", ":")).encode()
+        data = json.dumps(
+            {
+                "format": MARK_FORMAT,
+                "id": self.id,
+                "commits": self.commits,
+                "games": self._games,
+                "finished": self._finished,
+                "live": None if self._live is None else self._live.to_json(),
+                "journal": str(self.path),
+            },
+            separators=(",", ":"),
+        ).encode()
         try:
             fd = self._mark_file()
             os.pwrite(fd, data + b" " * (self._mark_len - len(data)), 0)
@@ -438,8 +511,11 @@ class Journal:
         except OSError as exc:
             if not self._mark_warned:
                 self._mark_warned = True
-                log.warning("cannot write the journal mark %s (%s); the journal itself is "
-                            "fine", self.mark_path, exc.strerror or exc)
+                log.warning(
+                    "cannot write the journal mark %s (%s); the journal itself is fine",
+                    self.mark_path,
+                    exc.strerror or exc,
+                )
             return
         self._mark_warned = False
 
@@ -472,19 +548,26 @@ class Journal:
         if self.commits >= mark.commits:
             self._write_mark()
             return
-        found = (f"journal {self.path} went back in time: it holds {self._describe_counts()}, "
-                 f"where it had reached {mark.finished} finished game(s)"
-                 + (f" and game {mark.live.id} at action {len(mark.live.actions)}"
-                    if mark.live is not None else "")
-                 + f" (commit {self.commits} of {mark.commits}, says {self.mark_path.name})")
+        found = (
+            f"journal {self.path} went back in time: it holds {self._describe_counts()}, "
+            f"where it had reached {mark.finished} finished game(s)"
+            + (
+                f" and game {mark.live.id} at action {len(mark.live.actions)}"
+                if mark.live is not None
+                else ""
+            )
+            + f" (commit {self.commits} of {mark.commits}, says {self.mark_path.name})"
+        )
         if self.readonly:
             self.report = found + "; `tavola run` or `tavola journal restore` restores it"
             return
         copy = self._copy_as_found() if self._games else None
-        kept = self._restore_from([*self._backup_records(), *self._mark_records(mark)],
-                                  at_least=mark.commits)
-        self.report = (found + "; " + kept
-                       + (f"; the journal as found is kept as {copy.name}" if copy else ""))
+        kept = self._restore_from(
+            [*self._backup_records(), *self._mark_records(mark)], at_least=mark.commits
+        )
+        self.report = (
+            found + "; " + kept + (f"; the journal as found is kept as {copy.name}" if copy else "")
+        )
         log.warning("%s", self.report)
 
     def _describe_counts(self) -> str:
@@ -532,20 +615,25 @@ class Journal:
             _fsync_dir(self.path.parent)
         except (OSError, sqlite3.Error) as exc:
             tmp.unlink(missing_ok=True)
-            log.warning("journal %s: the backup after this game could not be written (%s); "
-                        "the journal itself has the game", self.path,
-                        _cause(exc, self.lock_timeout))
+            log.warning(
+                "journal %s: the backup after this game could not be written (%s); "
+                "the journal itself has the game",
+                self.path,
+                _cause(exc, self.lock_timeout),
+            )
 
     def _checkpoint(self) -> None:
         try:
             busy, _log, _done = self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         except sqlite3.Error as exc:
-            log.warning("journal %s: checkpoint failed (%s); the log keeps everything",
-                        self.path, _cause(exc, self.lock_timeout))
+            log.warning(
+                "journal %s: checkpoint failed (%s); the log keeps everything",
+                self.path,
+                _cause(exc, self.lock_timeout),
+            )
             return
         if busy:
-            log.info("journal %s: a reader kept the log from being folded in; next time",
-                     self.path)
+            log.info("journal %s: a reader kept the log from being folded in; next time", self.path)
 
     # --- repairs ---------------------------------------------------------------------------
     def _rebuild(self, why: str) -> sqlite3.Connection:
@@ -560,11 +648,16 @@ class Journal:
         if mark is not None:
             self.id = mark.journal_id
             self._set_meta("id", self.id)
-        candidates = [*salvaged, *self._backup_records(),
-                      *(self._mark_records(mark) if mark is not None else [])]
+        candidates = [
+            *salvaged,
+            *self._backup_records(),
+            *(self._mark_records(mark) if mark is not None else []),
+        ]
         kept = self._restore_from(candidates, at_least=mark.commits if mark else 0)
-        self.report = (f"journal {self.path} is damaged ({why}); it is kept as {aside.name} "
-                       f"and a new journal was started; {kept}")
+        self.report = (
+            f"journal {self.path} is damaged ({why}); it is kept as {aside.name} "
+            f"and a new journal was started; {kept}"
+        )
         log.error("%s", self.report)
         return self.db
 
@@ -579,13 +672,17 @@ class Journal:
             finally:
                 target.close()
         except (OSError, sqlite3.Error) as exc:
-            log.warning("could not copy journal %s before restoring it: %s", self.path,
-                        _cause(exc, self.lock_timeout))
+            log.warning(
+                "could not copy journal %s before restoring it: %s",
+                self.path,
+                _cause(exc, self.lock_timeout),
+            )
             return None
         return target_path
 
-    def _restore_from(self, candidates: Sequence[tuple[str, GameRecord]], *,
-                      at_least: int = 0) -> str:
+    def _restore_from(
+        self, candidates: Sequence[tuple[str, GameRecord]], *, at_least: int = 0
+    ) -> str:
         """Store each game where a candidate got further than the journal; say what came back.
 
         A candidate replaces the journal's game only if it continues it (the journal's
@@ -595,8 +692,9 @@ class Journal:
         best: dict[int, tuple[str, GameRecord]] = {}
         for source, record in candidates:
             known = best.get(record.id)
-            if known is None or (record.progress() > known[1].progress()
-                                 and _continues(record, known[1])):
+            if known is None or (
+                record.progress() > known[1].progress() and _continues(record, known[1])
+            ):
                 best[record.id] = (source, record)
         restored: dict[str, list[str]] = {}
         with self._tx(count=False) as db:
@@ -604,13 +702,15 @@ class Journal:
                 row = db.execute("SELECT id FROM games WHERE id=?", (game_id,)).fetchone()
                 if row is not None:
                     current = _load(db, game_id)
-                    if current.progress() >= record.progress() or not _continues(record,
-                                                                                   current):
+                    if current.progress() >= record.progress() or not _continues(record, current):
                         continue
                     # the undone actions stay: they are set aside while the game's row
                     # is replaced (they refer to it), then put back
-                    kept = db.execute("SELECT game_id, seq, player, text, at, undone_at, locked,"
-                                      " why FROM undone WHERE game_id=?", (game_id,)).fetchall()
+                    kept = db.execute(
+                        "SELECT game_id, seq, player, text, at, undone_at, locked,"
+                        " why FROM undone WHERE game_id=?",
+                        (game_id,),
+                    ).fetchall()
                     db.execute("DELETE FROM undone WHERE game_id=?", (game_id,))
                     db.execute("DELETE FROM actions WHERE game_id=?", (game_id,))
                     db.execute("DELETE FROM games WHERE id=?", (game_id,))
@@ -619,24 +719,27 @@ class Journal:
                 else:
                     _insert(db, record)
                 restored.setdefault(source, []).append(
-                    f"{game_id}" + (f" ({len(record.actions)} actions)"
-                                    if record.status == "playing" else ""))
+                    f"{game_id}"
+                    + (f" ({len(record.actions)} actions)" if record.status == "playing" else "")
+                )
             commits = max(self.commits, at_least) + 1
             db.execute("UPDATE meta SET value=? WHERE key='commits'", (commits,))
         self._load_counts()
         self._write_mark(durable=True)
         if not restored:
             return "the backups and the mark hold nothing it lacks"
-        return "restored " + "; ".join(f"game {', '.join(ids)} from {source}"
-                                       for source, ids in restored.items())
+        return "restored " + "; ".join(
+            f"game {', '.join(ids)} from {source}" for source, ids in restored.items()
+        )
 
     def _set_meta(self, key: str, value: Any) -> None:
         with self._tx(count=False) as db:
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     @classmethod
-    def restore(cls, path: Path | str, *, source: Path | None = None,
-                clock: Callable[[], float] = time.time) -> Journal:
+    def restore(
+        cls, path: Path | str, *, source: Path | None = None, clock: Callable[[], float] = time.time
+    ) -> Journal:
         """`tavola journal restore`: the one repair a person asks for; `report` says what.
 
         A readable journal gets what the backups, the mark (and `source`) hold that it
@@ -649,14 +752,17 @@ class Journal:
         probe.path = path
         mark = probe._read_mark()
         if not path.exists() and mark is None and source is None and not probe.backups():
-            raise JournalError(f"no journal at {path}, and no backup or mark beside it: "
-                               "nothing to restore")
+            raise JournalError(
+                f"no journal at {path}, and no backup or mark beside it: nothing to restore"
+            )
         found = ""
         aside = None
         if path.exists() and not path.is_dir() and not _is_sqlite(path):
             if not (_all_zero(path) or mark is not None):
-                raise JournalError(f"{path} is not an SQLite database and no mark says a "
-                                   "journal lived there; nothing was changed")
+                raise JournalError(
+                    f"{path} is not an SQLite database and no mark says a "
+                    "journal lived there; nothing was changed"
+                )
             aside = set_aside(path, "unreadable")
             found = f"journal {path} could not be read; it is kept as {aside.name}; "
         extra = _records_of(source)
@@ -665,25 +771,40 @@ class Journal:
             journal.recovered_from = aside
         elif journal.report is not None:  # SQLite called it corrupt: rebuilt at open
             found = journal.report + "; then "
-        same = mark if mark is not None and (
-            journal._created or mark.journal_id == journal.id) else None
+        same = (
+            mark
+            if mark is not None and (journal._created or mark.journal_id == journal.id)
+            else None
+        )
         if same is not None and journal._created:
             journal.id = same.journal_id
             journal._set_meta("id", journal.id)
         copy = journal._copy_as_found() if journal._games and not found else None
         kept = journal._restore_from(
-            [*journal._backup_records(),
-             *(journal._mark_records(same) if same is not None else []), *extra],
-            at_least=same.commits if same is not None else 0)
-        journal.report = ((found or f"journal {path}: ") + kept
-                          + (f"; the journal as found is kept as {copy.name}" if copy else ""))
+            [
+                *journal._backup_records(),
+                *(journal._mark_records(same) if same is not None else []),
+                *extra,
+            ],
+            at_least=same.commits if same is not None else 0,
+        )
+        journal.report = (
+            (found or f"journal {path}: ")
+            + kept
+            + (f"; the journal as found is kept as {copy.name}" if copy else "")
+        )
         return journal
 
     # --- writing ---------------------------------------------------------------------------
     @contextmanager
-    def _tx(self, *, count: bool = True, wait: float | None = None,
-            then: Callable[[], None] | None = None,
-            mark_later: bool = False) -> Iterator[sqlite3.Connection]:
+    def _tx(
+        self,
+        *,
+        count: bool = True,
+        wait: float | None = None,
+        then: Callable[[], None] | None = None,
+        mark_later: bool = False,
+    ) -> Iterator[sqlite3.Connection]:
         """One transaction; every one counts a commit. Failures that can pass are
         `JournalUnavailable` (nothing written). After the commit `then` updates what is
         kept in memory, and the mark follows (`mark_later`: at `sync_mark()`)."""
@@ -706,8 +827,9 @@ class Journal:
                 raise
         except sqlite3.OperationalError as exc:
             waited = self.lock_timeout if wait is None else wait
-            raise JournalUnavailable(f"journal {self.path} cannot be written: "
-                                     f"{_cause(exc, waited, self.path)}") from None
+            raise JournalUnavailable(
+                f"journal {self.path} cannot be written: {_cause(exc, waited, self.path)}"
+            ) from None
         if then is not None:
             then()
         if count:
@@ -751,17 +873,34 @@ class Journal:
             self._mark_fd = None
         self.db.close()
 
-    def start_game(self, game: str, players: int, seed: int, options: dict[str, Any],
-                   seats: Sequence[Any], data_digest: str, *,
-                   wait: float | None = None) -> int:
+    def start_game(
+        self,
+        game: str,
+        players: int,
+        seed: int,
+        options: dict[str, Any],
+        seats: Sequence[Any],
+        data_digest: str,
+        *,
+        wait: float | None = None,
+    ) -> int:
         """A new game; any unfinished game is marked abandoned (only one game is live)."""
         now = self.clock()
         made: list[int] = []
 
         def started() -> None:
             self._games = made[0]
-            self._live = GameRecord(made[0], game, players, seed, dict(options), list(seats),
-                                    data_digest, "playing", now)
+            self._live = GameRecord(
+                made[0],
+                game,
+                players,
+                seed,
+                dict(options),
+                list(seats),
+                data_digest,
+                "playing",
+                now,
+            )
 
         with self._tx(wait=wait, then=started) as db:
             ended = db.execute(
@@ -770,16 +909,24 @@ class Journal:
             cur = db.execute(
                 "INSERT INTO games (game, players, seed, options, seats, data_digest, status,"
                 " started) VALUES (?,?,?,?,?,?,'playing',?)",
-                (game, players, seed, json.dumps(options), json.dumps(list(seats)),
-                 data_digest, now),
+                (
+                    game,
+                    players,
+                    seed,
+                    json.dumps(options),
+                    json.dumps(list(seats)),
+                    data_digest,
+                    now,
+                ),
             )
             made.append(int(cur.lastrowid or 0))
         if ended:
             self._backup()
         return made[0]
 
-    def append(self, game_id: int, seq: int, player: int, text: str, *,
-               wait: float | None = None) -> None:
+    def append(
+        self, game_id: int, seq: int, player: int, text: str, *, wait: float | None = None
+    ) -> None:
         """Commit action number `seq` (1-based) durably before anyone sees it acknowledged;
         call `sync_mark()` once it has been acknowledged."""
 
@@ -796,15 +943,18 @@ class Journal:
                 )
         except sqlite3.IntegrityError:
             # a retry of a write whose commit did reach the disk although SQLite said not
-            row = self.db.execute("SELECT player, text FROM actions WHERE game_id=? AND seq=?",
-                                  (game_id, seq)).fetchone()
+            row = self.db.execute(
+                "SELECT player, text FROM actions WHERE game_id=? AND seq=?", (game_id, seq)
+            ).fetchone()
             if row is None or tuple(row) != (player, text):
-                raise JournalError(f"journal {self.path}: game {game_id} already has an action "
-                                   f"{seq}") from None
+                raise JournalError(
+                    f"journal {self.path}: game {game_id} already has an action {seq}"
+                ) from None
             appended()
 
-    def undo(self, game_id: int, *, locked: int = 0, why: str = "",
-             wait: float | None = None) -> tuple[int, str] | None:
+    def undo(
+        self, game_id: int, *, locked: int = 0, why: str = "", wait: float | None = None
+    ) -> tuple[int, str] | None:
         """Take back the last action of a game; returns it, or None when there is none.
 
         Nothing is deleted silently: the action moves, in the same transaction, to the
@@ -825,32 +975,50 @@ class Journal:
                 (game_id,),
             ).fetchone()
             if row is not None:
-                db.execute("INSERT INTO undone (game_id, seq, player, text, at, undone_at, locked,"
-                           " why) VALUES (?,?,?,?,?,?,?,?)",
-                           (game_id, *row, self.clock(), locked, why))
+                db.execute(
+                    "INSERT INTO undone (game_id, seq, player, text, at, undone_at, locked,"
+                    " why) VALUES (?,?,?,?,?,?,?,?)",
+                    (game_id, *row, self.clock(), locked, why),
+                )
                 db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, row[0]))
                 found.append((int(row[1]), str(row[2])))
         return found[0] if found else None
 
     def undone(self, game_id: int) -> list[UndoneAction]:
         """The actions of a game that were taken back, in the order they were undone."""
-        return [UndoneAction(*r) for r in self.db.execute(
-            "SELECT seq, player, text, at, undone_at, locked, why FROM undone WHERE game_id=? "
-            "ORDER BY undone_at, rowid", (game_id,))]
+        return [
+            UndoneAction(*r)
+            for r in self.db.execute(
+                "SELECT seq, player, text, at, undone_at, locked, why FROM undone WHERE game_id=? "
+                "ORDER BY undone_at, rowid",
+                (game_id,),
+            )
+        ]
 
-    def finish(self, game_id: int, scores: list[int], winner: list[int], *,
-               wait: float | None = None) -> None:
+    def finish(
+        self, game_id: int, scores: list[int], winner: list[int], *, wait: float | None = None
+    ) -> None:
         """The game's end and result; then the log is folded in and a backup made."""
-        self._end(game_id, "UPDATE games SET status='finished', ended=?, scores=?, winner=? "
-                  "WHERE id=?", (self.clock(), json.dumps(scores), json.dumps(winner), game_id),
-                  finished=True, wait=wait)
+        self._end(
+            game_id,
+            "UPDATE games SET status='finished', ended=?, scores=?, winner=? WHERE id=?",
+            (self.clock(), json.dumps(scores), json.dumps(winner), game_id),
+            finished=True,
+            wait=wait,
+        )
 
     def abandon(self, game_id: int, *, wait: float | None = None) -> None:
-        self._end(game_id, "UPDATE games SET status='abandoned', ended=? WHERE id=?",
-                  (self.clock(), game_id), finished=False, wait=wait)
+        self._end(
+            game_id,
+            "UPDATE games SET status='abandoned', ended=? WHERE id=?",
+            (self.clock(), game_id),
+            finished=False,
+            wait=wait,
+        )
 
-    def _end(self, game_id: int, sql: str, args: tuple[Any, ...], *, finished: bool,
-             wait: float | None) -> None:
+    def _end(
+        self, game_id: int, sql: str, args: tuple[Any, ...], *, finished: bool, wait: float | None
+    ) -> None:
         def ended() -> None:
             self._finished += finished
             if self._live is not None and self._live.id == game_id:
@@ -880,8 +1048,10 @@ class Journal:
     def summary(self) -> str:
         """One line: what the journal holds, its backups and whether the mark agrees."""
         backups = self.backups()
-        return (f"journal {self.path}: {self._describe_counts()}, {self._games} game(s) in all; "
-                f"{len(backups)} backup(s)" + (f", newest {backups[0].name}" if backups else ""))
+        return (
+            f"journal {self.path}: {self._describe_counts()}, {self._games} game(s) in all; "
+            f"{len(backups)} backup(s)" + (f", newest {backups[0].name}" if backups else "")
+        )
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -889,10 +1059,20 @@ def _insert(db: sqlite3.Connection, r: GameRecord) -> None:
     db.execute(
         "INSERT INTO games (id, game, players, seed, options, seats, data_digest, status,"
         " started, ended, scores, winner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-        (r.id, r.game, r.players, r.seed, json.dumps(r.options), json.dumps(r.seats),
-         r.data_digest, r.status, r.started, r.ended,
-         None if r.scores is None else json.dumps(r.scores),
-         None if r.winner is None else json.dumps(r.winner)),
+        (
+            r.id,
+            r.game,
+            r.players,
+            r.seed,
+            json.dumps(r.options),
+            json.dumps(r.seats),
+            r.data_digest,
+            r.status,
+            r.started,
+            r.ended,
+            None if r.scores is None else json.dumps(r.scores),
+            None if r.winner is None else json.dumps(r.winner),
+        ),
     )
     db.executemany(
         "INSERT INTO actions (game_id, seq, player, text, at) VALUES (?,?,?,?,?)",
@@ -903,7 +1083,7 @@ def _insert(db: sqlite3.Connection, r: GameRecord) -> None:
 def _continues(record: GameRecord, other: GameRecord) -> bool:
     """Whether `record` is `other` played further (same game, its actions extended)."""
     same = (record.game, record.seed, record.players) == (other.game, other.seed, other.players)
-    return same and record.actions[:len(other.actions)] == other.actions
+    return same and record.actions[: len(other.actions)] == other.actions
 
 
 def _load(db: sqlite3.Connection, game_id: int, *, with_actions: bool = True) -> GameRecord:
@@ -984,8 +1164,7 @@ def _is_journal_file(path: Path) -> bool:
         db = sqlite3.connect(f"file:{_uri_path(path)}?mode=ro", uri=True)
         try:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = {r[0] for r in db.execute(
-                "SELECT name FROM sqlite_schema WHERE type='table'")}
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
         finally:
             db.close()
     except sqlite3.Error:
@@ -1008,8 +1187,10 @@ def unique_path(path: Path, label: str) -> Path:
     n = 1
     while True:
         candidate = companion(path, f".{label}-{stamp}" + (f"-{n}" if n > 1 else ""))
-        if not any(companion(candidate, s).exists() or companion(candidate, s).is_symlink()
-                   for s in ("", "-wal", "-shm")):
+        if not any(
+            companion(candidate, s).exists() or companion(candidate, s).is_symlink()
+            for s in ("", "-wal", "-shm")
+        ):
             return candidate
         n += 1
 

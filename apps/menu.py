@@ -139,5 +139,5 @@ class Menu:
         word = self.current
         action = self.candidate()
         if action is not None and word != DONE:
-            word = " ".join(action.words[len(self.prefix):])
+            word = " ".join(action.words[len(self.prefix) :])
         return " ".join([*self.prefix, f"[{word}]"])

@@ -26,8 +26,15 @@ from .cards import CardReader, CardRegistry, default_path
 class Peripherals:
     """Start the links of `config`; `close()` stops them all."""
 
-    def __init__(self, config: BridgeConfig, *, emit: Emit, strip: StripConfig | None = None,
-                 clock: Callable[[], float] = time.monotonic, **link_options: Any) -> None:
+    def __init__(
+        self,
+        config: BridgeConfig,
+        *,
+        emit: Emit,
+        strip: StripConfig | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        **link_options: Any,
+    ) -> None:
         """`strip`: the [strip] table, whose LED count the board is told when the strip
         hangs off it."""
         self.config = config
@@ -37,14 +44,26 @@ class Peripherals:
         try:
             if config.mcu is not None:
                 leds = strip.count if config.strip_on_mcu and strip is not None else 0
-                self.mcu = McuLink(config.mcu.device, emit=emit, baud=config.mcu.baud,
-                                   leds=leds, clock=clock, **link_options).start()
+                self.mcu = McuLink(
+                    config.mcu.device,
+                    emit=emit,
+                    baud=config.mcu.baud,
+                    leds=leds,
+                    clock=clock,
+                    **link_options,
+                ).start()
             sc = config.scanner
             if sc is not None:
                 if sc.device is not None:
-                    self.scanner = open_scanner(sc.kind, sc.device, emit=emit,  # type: ignore[arg-type]
-                                                baud=sc.baud, layout=sc.layout, clock=clock,
-                                                **link_options)
+                    self.scanner = open_scanner(
+                        sc.kind,
+                        sc.device,
+                        emit=emit,
+                        baud=sc.baud,
+                        layout=sc.layout,
+                        clock=clock,
+                        **link_options,
+                    )
                 registry = CardRegistry.load(sc.cards or default_path())
                 self.cards = CardReader(registry, repeat_s=sc.repeat_s)
         except BaseException:

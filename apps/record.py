@@ -57,8 +57,11 @@ def seat_namer(seats: Sequence[Any]) -> SeatNamer:
 def result_lines(state: State, names: SeatNamer) -> list[str]:
     """The end of a game in words: the result with the tie-break that decided it, then
     each seat's scoring steps added up by kind (`engine.core.breakdown`)."""
-    lines = [f"Game over. {state.result(names)}" if state.is_over()
-             else f"Not finished: {state.describe(names)}"]
+    lines = [
+        f"Game over. {state.result(names)}"
+        if state.is_over()
+        else f"Not finished: {state.describe(names)}"
+    ]
     label = functools.partial(state.label, names=names)
     lines += breakdown(state).lines(label, state.standings())
     return lines
@@ -71,14 +74,17 @@ def replay(record: GameRecord) -> State:
     game = engine.get(record.game)
     state = game.new_state(record.players, seed=record.seed, options=record.options)
     if state.data.digest != record.data_digest:
-        raise ValueError(f"game #{record.id} was played with other component data "
-                         f"({record.data_digest}, now {state.data.digest})")
+        raise ValueError(
+            f"game #{record.id} was played with other component data "
+            f"({record.data_digest}, now {state.data.digest})"
+        )
     for n, (player, text) in enumerate(record.actions, 1):
         try:
             state.apply(recorded(state, player, text))
         except IllegalAction as exc:
-            raise ValueError(f"game #{record.id}: action {n} ({text!r}) is refused now: "
-                             f"{exc}") from None
+            raise ValueError(
+                f"game #{record.id}: action {n} ({text!r}) is refused now: {exc}"
+            ) from None
     return state
 
 

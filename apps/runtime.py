@@ -84,12 +84,21 @@ APP = Table(
     Key("chance", Choice(SOURCES), None, "who supplies the draws"),
     Key("journal", FilePath(example="/var/lib/tavola/tavola.db"), None, "the game journal"),
     Key("seed", SEED, None, "fix the app's draws"),
-    Key("layouts", Table(*(Key(g, FilePath(), None) for g in _GAMES)), {},
-        "a layout file per game"),
-    Key("options", Table(rest=_OPTION_VALUE, rest_name="game option"), {},
-        "the games' options (docs/table.md)"),
-    Key("names", Table(rest=Text(longest=24, example="Anna"), rest_name="seat"), {},
-        "the player's name at each seat, said in every sentence"),
+    Key(
+        "layouts", Table(*(Key(g, FilePath(), None) for g in _GAMES)), {}, "a layout file per game"
+    ),
+    Key(
+        "options",
+        Table(rest=_OPTION_VALUE, rest_name="game option"),
+        {},
+        "the games' options (docs/table.md)",
+    ),
+    Key(
+        "names",
+        Table(rest=Text(longest=24, example="Anna"), rest_name="seat"),
+        {},
+        "the player's name at each seat, said in every sentence",
+    ),
 )
 #: every table of the config file, by the layer that reads it
 TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP}
@@ -130,33 +139,44 @@ def parse(src: TomlSource) -> Config:
     """Check the whole file against the schema of every layer, then what spans tables."""
     for name in src.data:
         if name not in TABLES:
-            raise src.error((name,), f"unknown table{did_you_mean(name, list(TABLES))} "
-                            f"(known: {', '.join(TABLES)})")
+            raise src.error(
+                (name,),
+                f"unknown table{did_you_mean(name, list(TABLES))} (known: {', '.join(TABLES)})",
+            )
     hw = parse_config(src.data, source=src.name, text=src.text)
     raw = APP.read(src, ("app",), src.data.get("app", {}))
-    settings = AppSettings(game=raw["game"], seed=raw["seed"],
-                           layouts={g: p for g, p in raw["layouts"].items() if p is not None},
-                           options=dict(raw["options"]), names=dict(raw["names"]))
+    settings = AppSettings(
+        game=raw["game"],
+        seed=raw["seed"],
+        layouts={g: p for g, p in raw["layouts"].items() if p is not None},
+        options=dict(raw["options"]),
+        names=dict(raw["names"]),
+    )
     if raw["chance"] is not None:
         settings.chance = raw["chance"]
     if raw["journal"] is not None:
         settings.journal = raw["journal"]
     if hw.strip is None:
-        raise src.error(("strip",), "missing: say which LEDs to drive, e.g. backend = \"mock\"")
+        raise src.error(("strip",), 'missing: say which LEDs to drive, e.g. backend = "mock"')
     players = sum(1 for seat in hw.seats if seat.kind != "table")
     if not players:
         raise src.error(("seats",), "missing: declare at least one seat with its buttons")
     if settings.game is not None:
         game = engine.get(settings.game)
         if players < game.min_players:
-            raise src.error(("seats",), f"{game.title} needs at least {game.min_players} "
-                            f"players; {players} seat(s) are declared")
+            raise src.error(
+                ("seats",),
+                f"{game.title} needs at least {game.min_players} "
+                f"players; {players} seat(s) are declared",
+            )
     check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
     seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
     for seat in settings.names:
         if seat not in seat_names:
-            raise src.error(("app", "names", seat), f"no seat {seat!r} in [seats] "
-                            f"(seats: {', '.join(seat_names)})")
+            raise src.error(
+                ("app", "names", seat),
+                f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
+            )
     bridge = parse_bridge(src)
     if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned
@@ -173,10 +193,16 @@ def check_options(options: Section, games: list[str]) -> None:
     for name, value in options.items():
         owners = [g for g in games if name in declared[g]]
         if not owners:
-            which = f"{engine.get(games[0]).title} has" if len(games) == 1 else (
-                "none of the games has")
-            raise options.err(name, f"{which} no such option{did_you_mean(name, names)} "
-                              f"(options: {', '.join(names) or 'none'})")
+            which = (
+                f"{engine.get(games[0]).title} has"
+                if len(games) == 1
+                else ("none of the games has")
+            )
+            raise options.err(
+                name,
+                f"{which} no such option{did_you_mean(name, names)} "
+                f"(options: {', '.join(names) or 'none'})",
+            )
         for g in owners:
             option = declared[g][name]
             if option.choices is None:
@@ -184,8 +210,7 @@ def check_options(options: Section, games: list[str]) -> None:
             try:
                 Choice(option.choices).check(value)
             except Invalid as exc:
-                raise options.err(name, f"{exc} ({engine.get(g).title}: {option.help})"
-                                  ) from None
+                raise options.err(name, f"{exc} ({engine.get(g).title}: {option.help})") from None
     for g in games:
         mine = {k: v for k, v in options.items() if k in declared[g]}
         game = engine.get(g)
@@ -241,14 +266,17 @@ class Appliance:
         self.layouts = self._fitting(config, self._layouts(config), hw.strip.count)
         lobby = next(iter(self.layouts.values()))
         strip_name = lobby.default_strip
-        self.peripherals = Peripherals(config.bridge, emit=self.events.put, strip=hw.strip,
-                                       clock=clock)
+        self.peripherals = Peripherals(
+            config.bridge, emit=self.events.put, strip=hw.strip, clock=clock
+        )
         self.strip = strip or self.peripherals.strip(hw.strip) or self._open_strip(hw.strip)
-        self.pipeline = Pipeline.from_config(self.strip, hw.pipeline,
-                                             segments=hw.strip.segments, clock=clock)
+        self.pipeline = Pipeline.from_config(
+            self.strip, hw.pipeline, segments=hw.strip.segments, clock=clock
+        )
         self.output = PipelineOutput({strip_name: self.pipeline})
-        self.buttons = Buttons(hw, clock=clock, events=self.events, thread=button_thread,
-                               pin_factory=pin_factory)
+        self.buttons = Buttons(
+            hw, clock=clock, events=self.events, thread=button_thread, pin_factory=pin_factory
+        )
         self.journal = Journal(journal_path or config.app.journal)
         if self.journal.report is not None and say is not None:  # found at open, and kept
             say(self.journal.report[:1].upper() + self.journal.report[1:] + ".")
@@ -257,13 +285,22 @@ class Appliance:
             for name, layout in self.layouts.items()
         }
         compositors["lobby"] = Compositor(lobby, {strip_name: hw.strip.count})
-        seats = [TableSeat(s.name, one_button=s.kind == "one") for s in hw.seats
-                 if s.kind != "table"]
+        seats = [
+            TableSeat(s.name, one_button=s.kind == "one") for s in hw.seats if s.kind != "table"
+        ]
         self.app = TableApp(
-            seats=seats, journal=self.journal, output=self.output, clock=clock,
-            chance=ChanceSource(config.app.chance), game=config.app.game, seed=config.app.seed,
-            options=config.app.options, say=say, compositors=compositors,
-            cards=self.peripherals.cards, games=self._seatable(config, list(self.layouts)),
+            seats=seats,
+            journal=self.journal,
+            output=self.output,
+            clock=clock,
+            chance=ChanceSource(config.app.chance),
+            game=config.app.game,
+            seed=config.app.seed,
+            options=config.app.options,
+            say=say,
+            compositors=compositors,
+            cards=self.peripherals.cards,
+            games=self._seatable(config, list(self.layouts)),
             names=config.app.names,
         )
         self._stop = threading.Event()
@@ -305,9 +342,14 @@ class Appliance:
         fit = [g for g in games if engine.get(g).min_players <= seats]
         for g in games:
             if g not in fit:
-                log.warning("game left out of the menu: %s needs %d players, %d seat(s) are "
-                            "declared (config %s)", engine.get(g).title,
-                            engine.get(g).min_players, seats, config.source)
+                log.warning(
+                    "game left out of the menu: %s needs %d players, %d seat(s) are "
+                    "declared (config %s)",
+                    engine.get(g).title,
+                    engine.get(g).min_players,
+                    seats,
+                    config.source,
+                )
         if not fit:
             raise ConfigError(f"{config.source}: no game can be played with {seats} seat(s)")
         return fit
@@ -345,9 +387,15 @@ class Appliance:
         self.pipeline.fps = p.fps
         for segment in self.pipeline.segments:
             self.pipeline.set_dimming(segment, p.dimming.get(segment, 1.0))
-        restart = [name for name, a, b in (
-            ("[strip]", hw.strip, old.strip), ("seats and buttons", hw.seats, old.seats),
-            ("[app]", config.app, self.config.app)) if a != b]
+        restart = [
+            name
+            for name, a, b in (
+                ("[strip]", hw.strip, old.strip),
+                ("seats and buttons", hw.seats, old.seats),
+                ("[app]", config.app, self.config.app),
+            )
+            if a != b
+        ]
         self.config = replace(self.config, hw=replace(old, pipeline=p))
         return restart
 
@@ -380,9 +428,14 @@ class Appliance:
         else:
             self.app.handle(ev)
 
-    def run(self, *, ready: Callable[[], None] | None = None,
-            heartbeat: Callable[[], None] | None = None, heartbeat_s: float | None = None,
-            each_loop: Callable[[], None] | None = None) -> None:
+    def run(
+        self,
+        *,
+        ready: Callable[[], None] | None = None,
+        heartbeat: Callable[[], None] | None = None,
+        heartbeat_s: float | None = None,
+        each_loop: Callable[[], None] | None = None,
+    ) -> None:
         """The main loop: start (or resume), then handle events and render until stopped.
 
         `each_loop` runs on this thread before every wait (config reloads asked for by a

@@ -102,9 +102,14 @@ def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
     ports: tuple[str, ...] = ("venice", "rome", "naples")
     if isinstance(obs, StrozziObservation):
         ports = obs.rules.ports
-    lines.append("ports    " + "  ".join(
-        f"{p.capitalize()} " + "".join(dots(frame, f"strozzi.port.{p}.{k}") for k in range(1, 7))
-        for p in ports))
+    lines.append(
+        "ports    "
+        + "  ".join(
+            f"{p.capitalize()} "
+            + "".join(dots(frame, f"strozzi.port.{p}.{k}") for k in range(1, 7))
+            for p in ports
+        )
+    )
     tokens = "tokens   " + " ".join(dots(frame, f"strozzi.token.{i}") for i in (1, 2, 3))
     if isinstance(obs, StrozziObservation):
         tokens += "  " + ", ".join(f"{t.category} {t.value}" for t in obs.face_up)
@@ -113,9 +118,14 @@ def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
         ship = f"ship {obs.ship.id}, {counted(obs.ship.sails, 'sail')}"
     lines.append(tokens)
     lines.append(f"in play  {ship} " + dots(frame, "strozzi.ship.sails", 9))
-    lines.append("flags    " + "  ".join(
-        f"{seat} {dots(frame, f'seat.{seat}.status')} {dots(frame, f'seat.{seat}.flags', 3)}"
-        for seat in shown_seats(app)) + "  (pirate, +1, goods)")
+    lines.append(
+        "flags    "
+        + "  ".join(
+            f"{seat} {dots(frame, f'seat.{seat}.status')} {dots(frame, f'seat.{seat}.flags', 3)}"
+            for seat in shown_seats(app)
+        )
+        + "  (pirate, +1, goods)"
+    )
     return lines
 
 
@@ -133,8 +143,9 @@ def florence_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
     obs = state.observe() if state is not None else None
     names: dict[str, str] = {}
     if isinstance(obs, FlorenceObservation):
-        names = {loc.name: _title(loc.tile.name) if loc.tile is not None else ""
-                 for loc in obs.locations}
+        names = {
+            loc.name: _title(loc.tile.name) if loc.tile is not None else "" for loc in obs.locations
+        }
     lines: list[str] = []
     for row in range(3):
         parts: list[list[str]] = [[], [], []]
@@ -142,8 +153,13 @@ def florence_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
             n = str(row * 3 + col + 1)
             at = f"florence.location.{n}"
             tile = names.get(n, "")[:15]
-            parts[0].append(pad(f"{n} {tile:<15} {dots(frame, f'{at}.carriage', 3)}"
-                                f" {dots(frame, f'{at}.destination', 3)}", 26))
+            parts[0].append(
+                pad(
+                    f"{n} {tile:<15} {dots(frame, f'{at}.carriage', 3)}"
+                    f" {dots(frame, f'{at}.destination', 3)}",
+                    26,
+                )
+            )
             queue = []
             for k in range(1, 8):
                 lit = [c for c in leds(frame, f"{at}.queue.{k}", 3) if c != OFF]
@@ -151,15 +167,21 @@ def florence_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
                     queue.append(paint(lit[0], QUEUE_MARKS[lit[0]]))
                 else:
                     queue.append(paint(lit[0], str(len(lit))) if lit else paint(OFF))
-            parts[1].append(pad(" queue "+ " ".join(queue), 26))
+            parts[1].append(pad(" queue " + " ".join(queue), 26))
             brags = "".join(dots(frame, f"{at}.brag.{k}") for k in (1, 2, 3))
-            parts[2].append(pad(f" ring{dots(frame, f'{at}.ring')} brag{brags} spy"
-                                f"{dots(frame, f'{at}.spy', 2)} bnc"
-                                f"{dots(frame, f'{at}.bouncer', 2)}", 26))
+            parts[2].append(
+                pad(
+                    f" ring{dots(frame, f'{at}.ring')} brag{brags} spy"
+                    f"{dots(frame, f'{at}.spy', 2)} bnc"
+                    f"{dots(frame, f'{at}.bouncer', 2)}",
+                    26,
+                )
+            )
         lines += [" ".join(p) for p in parts]
     roads = ("1-2", "2-3", "4-5", "5-6", "7-8", "8-9", "1-4", "4-7", "2-5", "5-8", "3-6", "6-9")
-    lines.append("escorts " + " ".join(
-        f"{r}{dots(frame, f'florence.road.{r}.escort', 2)}" for r in roads))
+    lines.append(
+        "escorts " + " ".join(f"{r}{dots(frame, f'florence.road.{r}.escort', 2)}" for r in roads)
+    )
     rnd = "".join(dots(frame, f"florence.round.{k}") for k in range(1, 10))
     scores = obs.scores if obs is not None else None
     seats = []
@@ -268,15 +290,18 @@ class Screen:
         """The checklist: the setup steps in order, a page at a time, and what ends it."""
         shown = max(1, room - 2)
         first = min(self.page, max(0, len(self.checklist) - shown))
-        items = self.checklist[first:first + shown]
+        items = self.checklist[first : first + shown]
         last = first + len(items)
         where = f"steps {first + 1}-{last} of {len(self.checklist)}"
         if last < len(self.checklist):
             where += "; ] shows the next"
         elif first:
             where += "; [ goes back"
-        return [f"setup, in order ({where}):", *(f" - {c}" for c in items),
-                "then, once the board is laid out: select at any seat"]
+        return [
+            f"setup, in order ({where}):",
+            *(f" - {c}" for c in items),
+            "then, once the board is laid out: select at any seat",
+        ]
 
     def status(self, app: TableApp) -> list[str]:
         """Two lines: where the game is and whose turn; the menu at that seat."""
@@ -284,8 +309,13 @@ class Screen:
         state = app.state
         head = [title]
         if state is None:
-            head.append({"idle": "press menu to choose a game", "choosing": "choose a game",
-                         "seating": "seating: select at a seat joins"}.get(app.mode, app.mode))
+            head.append(
+                {
+                    "idle": "press menu to choose a game",
+                    "choosing": "choose a game",
+                    "seating": "seating: select at a seat joins",
+                }.get(app.mode, app.mode)
+            )
             joined = app.seating.joined if app.mode == "seating" else []
             line2 = "joined: " + (", ".join(joined) if joined else "nobody yet")
             return [" | ".join(head), line2]
@@ -296,8 +326,7 @@ class Screen:
         if app.mode == "setup":
             head.append("setting up")
         elif app.mode in ("over", "paused", "scoring"):
-            head.append({"over": "game over", "paused": "paused",
-                         "scoring": "scoring"}[app.mode])
+            head.append({"over": "game over", "paused": "paused", "scoring": "scoring"}[app.mode])
         elif seat is not None:
             head.append(f"{app.seat_label(seat)} ({colour_name(app, seat)}) to act")
         elif state.current_player() == CHANCE:
@@ -308,10 +337,13 @@ class Screen:
             if menu is None:
                 from .menu import Menu
 
-                menu = Menu(state.legal_actions(), with_back=app.seats[seat].one_button
-                            if seat in app.seats else False)
-            words = " ".join(f"[{w}]" if i == menu.index else w
-                             for i, w in enumerate(menu.options()))
+                menu = Menu(
+                    state.legal_actions(),
+                    with_back=app.seats[seat].one_button if seat in app.seats else False,
+                )
+            words = " ".join(
+                f"[{w}]" if i == menu.index else w for i, w in enumerate(menu.options())
+            )
             path = " ".join(menu.prefix)
             menu_line = f"{app.seat_label(seat)}: {path + ' > ' if path else ''}{words}"
         return [" | ".join(head), menu_line]
@@ -330,7 +362,7 @@ class Screen:
             log = self.setup_lines(room)
         else:
             end = len(self.log) - self.scroll
-            log = self.log[max(0, end - (room - 1)):end]
+            log = self.log[max(0, end - (room - 1)) : end]
             more = f" ({self.scroll} newer below, ] scrolls down)" if self.scroll else ""
             log = [f"-- log{more} --", *log]
         out = [*top, *board, *log]
@@ -354,8 +386,10 @@ SEAT_KEYS = ["qwe", "asd", "zxc", "rty", "fgh", "vbn"]  # previous, select, next
 
 def help_line(seats: int) -> list[str]:
     parts = [f"{s + 1}:{SEAT_KEYS[s]}" for s in range(seats)]
-    return ["keys: seat " + " ".join(parts) + " (previous select next; Shift holds)",
-            "u undo  m menu (M holds)  [ ] scroll the log  Ctrl-C quits"]
+    return [
+        "keys: seat " + " ".join(parts) + " (previous select next; Shift holds)",
+        "u undo  m menu (M holds)  [ ] scroll the log  Ctrl-C quits",
+    ]
 
 
 def render(lines: Sequence[str]) -> str:

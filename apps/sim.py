@@ -44,11 +44,19 @@ class ManualClock:
         self.now += seconds
 
 
-def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
-                     strip: str = "mock", chance: str = "app", one_button: int = 0,
-                     strip_keys: Mapping[str, str | int | float] | None = None,
-                     options: Mapping[str, Any] | None = None,
-                     names: Sequence[str] = ()) -> str:
+def demo_config_text(
+    game: str,
+    seats: int,
+    *,
+    journal: Path,
+    seed: int | None,
+    strip: str = "mock",
+    chance: str = "app",
+    one_button: int = 0,
+    strip_keys: Mapping[str, str | int | float] | None = None,
+    options: Mapping[str, Any] | None = None,
+    names: Sequence[str] = (),
+) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `one_button` of them with a single button), undo/menu table buttons, a strip as long
     as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port), the
@@ -60,11 +68,22 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
         if s > seats - one_button:
             lines += ['kind = "one"', f"button = {next(pins)}", ""]
         else:
-            lines += ['kind = "three"', f"previous = {next(pins)}", f"select = {next(pins)}",
-                      f"next = {next(pins)}", ""]
+            lines += [
+                'kind = "three"',
+                f"previous = {next(pins)}",
+                f"select = {next(pins)}",
+                f"next = {next(pins)}",
+                "",
+            ]
     lines += ["[table]", f"undo = {next(pins)}", f"menu = {next(pins)}", ""]
-    lines += ["[strip]", f'backend = "{strip}"', f"count = {_layout_count(game)}",
-              'order = "GRB"', *(f"{k} = {_value(v)}" for k, v in (strip_keys or {}).items()), ""]
+    lines += [
+        "[strip]",
+        f'backend = "{strip}"',
+        f"count = {_layout_count(game)}",
+        'order = "GRB"',
+        *(f"{k} = {_value(v)}" for k, v in (strip_keys or {}).items()),
+        "",
+    ]
     lines += ["[pipeline]", "brightness = 0.5", "budget_ma = 6000", ""]
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
@@ -72,8 +91,11 @@ def demo_config_text(game: str, seats: int, *, journal: Path, seed: int | None,
     if options:
         lines += ["", "[app.options]", *(f"{k} = {json.dumps(v)}" for k, v in options.items())]
     if names:
-        lines += ["", "[app.names]",
-                  *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n)]
+        lines += [
+            "",
+            "[app.names]",
+            *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n),
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -81,14 +103,30 @@ def _value(v: str | int | float) -> str:
     return f'"{v}"' if isinstance(v, str) else str(v)
 
 
-def demo_config(game: str, seats: int, *, journal: Path, seed: int | None, strip: str = "mock",
-                chance: str = "app", one_button: int = 0,
-                options: Mapping[str, Any] | None = None,
-                names: Sequence[str] = ()) -> runtime.Config:
+def demo_config(
+    game: str,
+    seats: int,
+    *,
+    journal: Path,
+    seed: int | None,
+    strip: str = "mock",
+    chance: str = "app",
+    one_button: int = 0,
+    options: Mapping[str, Any] | None = None,
+    names: Sequence[str] = (),
+) -> runtime.Config:
     """The mocked table of `demo_config_text`, parsed."""
-    text = demo_config_text(game, seats, journal=journal, seed=seed, strip=strip,
-                            chance=chance, one_button=one_button, options=options,
-                            names=names)
+    text = demo_config_text(
+        game,
+        seats,
+        journal=journal,
+        seed=seed,
+        strip=strip,
+        chance=chance,
+        one_button=one_button,
+        options=options,
+        names=names,
+    )
     return runtime.parse_text(text, name=f"<demo {game}>")
 
 
@@ -102,8 +140,15 @@ def _layout_count(game: str) -> int:
 class ButtonBot:
     """Presses buttons on a mocked table to play random legal actions."""
 
-    def __init__(self, table: Appliance, clock: ManualClock, seed: int, *, noise: float = 0.0,
-                 on_press: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        table: Appliance,
+        clock: ManualClock,
+        seed: int,
+        *,
+        noise: float = 0.0,
+        on_press: Callable[[], None] | None = None,
+    ) -> None:
         self.table = table
         self.clock = clock
         self.seed = seed
@@ -166,8 +211,11 @@ class ButtonBot:
             options = menu.options()
             ahead = (options.index(want) - menu.index) % len(options)
             # the shorter way round, as a person would go (a single button only goes on)
-            step, move = ("next", menu.next) if one or ahead <= len(options) - ahead else (
-                "previous", menu.previous)
+            step, move = (
+                ("next", menu.next)
+                if one or ahead <= len(options) - ahead
+                else ("previous", menu.previous)
+            )
             while menu.current != want:
                 move()
                 commands.append(step)
@@ -270,9 +318,10 @@ def final_lines(table: Appliance) -> list[str]:
     def names(p: int) -> str:
         return table.app.seat_label(players[p]) if 0 <= p < len(players) else f"seat {p + 1}"
 
-    return [f"{game.title}: " + ", ".join(
-        f"{state.label(p, names)} {v}" for p, v in state.standings()
-    ), "winner: " + ", ".join(state.label(p, names) for p in state.winning_seats())]
+    return [
+        f"{game.title}: " + ", ".join(f"{state.label(p, names)} {v}" for p, v in state.standings()),
+        "winner: " + ", ".join(state.label(p, names) for p in state.winning_seats()),
+    ]
 
 
 def strip_of(table: Appliance) -> MockStrip | None:

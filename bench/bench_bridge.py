@@ -40,7 +40,7 @@ CHUNK = 4096
 
 def throughput(label: str, make: Callable[[], object], frame: bytes, count: int) -> str:
     data = frame * count
-    chunks = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)]
+    chunks = [data[i : i + CHUNK] for i in range(0, len(data), CHUNK)]
     parser = make()
     found = 0
     start = time.perf_counter()
@@ -48,8 +48,10 @@ def throughput(label: str, make: Callable[[], object], frame: bytes, count: int)
         found += len(parser.feed(chunk))  # type: ignore[attr-defined]
     seconds = time.perf_counter() - start
     assert found == count, (label, found, count)
-    return (f"{label}: {count / seconds:,.0f} frames/s ({len(data) / seconds / 1e6:.1f} MB/s, "
-            f"{len(frame)} bytes a frame)")
+    return (
+        f"{label}: {count / seconds:,.0f} frames/s ({len(data) / seconds / 1e6:.1f} MB/s, "
+        f"{len(frame)} bytes a frame)"
+    )
 
 
 def parser_lines() -> list[str]:
@@ -80,12 +82,14 @@ def latency_lines() -> list[str]:
         while len(times["applied"]) < want:
             games += 1
             one_game(Path(tmp), games, want - len(times["applied"]), times)
-    return [f"scan -> draw applied and journalled: {percentiles(times['applied'])} "
-            f"over {len(times['applied'])} scans ({games} games); target p99 <= 5 ms",
-            f"  of which scan -> handled by the main loop: {percentiles(times['queued'])}",
-            f"  of which the journal's commit (SQLite, synchronous FULL): "
-            f"{percentiles(times['journal'])}",
-            f"scan -> the board has the frame showing it: {percentiles(times['lit'])}"]
+    return [
+        f"scan -> draw applied and journalled: {percentiles(times['applied'])} "
+        f"over {len(times['applied'])} scans ({games} games); target p99 <= 5 ms",
+        f"  of which scan -> handled by the main loop: {percentiles(times['queued'])}",
+        f"  of which the journal's commit (SQLite, synchronous FULL): "
+        f"{percentiles(times['journal'])}",
+        f"scan -> the board has the frame showing it: {percentiles(times['lit'])}",
+    ]
 
 
 def one_game(tmp: Path, n: int, want: int, times: dict[str, list[float]]) -> None:
@@ -103,9 +107,14 @@ def one_game(tmp: Path, n: int, want: int, times: dict[str, list[float]]) -> Non
     emu = McuEmulator(link, leds=config.hw.strip.count, poll_s=0.05)
     shown: list[float] = []
     emu.device.on_leds = lambda data: shown.append(time.perf_counter())
-    config = replace(config, bridge=BridgeConfig(
-        scanner=ScannerConfig(kind="mcu", device=None, cards=registry.path),
-        mcu=McuConfig(DeviceSpec(path=str(link))), strip_on_mcu=True))
+    config = replace(
+        config,
+        bridge=BridgeConfig(
+            scanner=ScannerConfig(kind="mcu", device=None, cards=registry.path),
+            mcu=McuConfig(DeviceSpec(path=str(link))),
+            strip_on_mcu=True,
+        ),
+    )
     clock = ManualClock()
     table = Appliance(config, clock=clock, button_thread=False, say=lambda text: None)
     applied, lit = times["applied"], times["lit"]
@@ -181,5 +190,8 @@ def press(table: Appliance, clock: ManualClock, seat: str, button: str = "select
 
 
 def run() -> list[str]:
-    return [*parser_lines(), *latency_lines(),
-            f"(LED chunk {proto.LED_CHUNK} bytes; heartbeats every {proto.HEARTBEAT_MS} ms)"]
+    return [
+        *parser_lines(),
+        *latency_lines(),
+        f"(LED chunk {proto.LED_CHUNK} bytes; heartbeats every {proto.HEARTBEAT_MS} ms)",
+    ]

@@ -47,27 +47,36 @@ def run() -> list[str]:
         script.write_text(DRIVER.format(frames=frames, seconds=seconds), encoding="utf-8")
         out = [json.loads(x) for x in micropython.run(script).splitlines() if x.startswith("{")]
     *decodes, s = out
-    lines = [f"measured in MicroPython-wasm ({micropython.PACKAGE.name}, Node.js, this x86), "
-             f"{frames} frames of 300 LEDs:"]
+    lines = [
+        f"measured in MicroPython-wasm ({micropython.PACKAGE.name}, Node.js, this x86), "
+        f"{frames} frames of 300 LEDs:"
+    ]
     by = {(d["pattern"], d["packet"]): d for d in decodes}
     for pattern, label in (("lit", "all lit"), ("board", "one LED in ten lit")):
         new, old = by[(pattern, 64)], by[(pattern, 1)]
-        lines.append(f"  {label}: whole packets {new['fps']:,.0f} frames/s "
-                     f"({new['bytes_per_s'] / 1e3:,.0f} kB/s, {new['us_per_frame'] / 1e3:.2f} ms "
-                     f"a frame); a byte a read {old['fps']:,.0f} frames/s "
-                     f"({old['bytes_per_s'] / 1e3:,.0f} kB/s); {new['fps'] / old['fps']:.1f}x")
-    lines.append(f"modelled 60 fps stream, {seconds:g} s, one LED in ten lit: "
-                 f"{s['fps']:.1f} fps on the strip ({s['shown']}/{s['frames']} frames); "
-                 f"button press -> event p50 {s['button_p50_ms']:.1f} ms p99 "
-                 f"{s['button_p99_ms']:.1f} ms over {s['pressed']} presses (20 ms of it the "
-                 f"debounce); buttons sampled {s['samples_per_s']:.0f}/s, longest gap "
-                 f"{s['sample_gap_max_ms']} ms; frame write -> latched p50 "
-                 f"{s['frame_p50_ms']:.1f} ms")
+        lines.append(
+            f"  {label}: whole packets {new['fps']:,.0f} frames/s "
+            f"({new['bytes_per_s'] / 1e3:,.0f} kB/s, {new['us_per_frame'] / 1e3:.2f} ms "
+            f"a frame); a byte a read {old['fps']:,.0f} frames/s "
+            f"({old['bytes_per_s'] / 1e3:,.0f} kB/s); {new['fps'] / old['fps']:.1f}x"
+        )
+    lines.append(
+        f"modelled 60 fps stream, {seconds:g} s, one LED in ten lit: "
+        f"{s['fps']:.1f} fps on the strip ({s['shown']}/{s['frames']} frames); "
+        f"button press -> event p50 {s['button_p50_ms']:.1f} ms p99 "
+        f"{s['button_p99_ms']:.1f} ms over {s['pressed']} presses (20 ms of it the "
+        f"debounce); buttons sampled {s['samples_per_s']:.0f}/s, longest gap "
+        f"{s['sample_gap_max_ms']} ms; frame write -> latched p50 "
+        f"{s['frame_p50_ms']:.1f} ms"
+    )
     for pattern, label in (("lit", "all lit"), ("board", "one in ten lit")):
         ms = by[(pattern, 64)]["us_per_frame"] / 1e3
         old = by[(pattern, 1)]["us_per_frame"] / 1e3
-        parts = [f"x{k}: {ms * k:.1f} ms a frame, at most {1000 / (ms * k):.0f} fps, "
-                 f"{6 * ms * k:.0f} % of the CPU at 60 fps (a byte a read: at most "
-                 f"{1000 / (old * k):.0f} fps)" for k in (10, 25)]
+        parts = [
+            f"x{k}: {ms * k:.1f} ms a frame, at most {1000 / (ms * k):.0f} fps, "
+            f"{6 * ms * k:.0f} % of the CPU at 60 fps (a byte a read: at most "
+            f"{1000 / (old * k):.0f} fps)"
+            for k in (10, 25)
+        ]
         lines.append(f"RP2040 estimate, {label}: " + "; ".join(parts))
     return lines

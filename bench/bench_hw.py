@@ -42,14 +42,21 @@ def pipeline_lines() -> list[str]:
     rng = random.Random(1)
     frames_per_case = 200 if QUICK else 1000
     for n in (300, 1000):
-        frames = [[(rng.randrange(256), rng.randrange(256), rng.randrange(256))
-                   for _ in range(n)] for _ in range(8)]
+        frames = [
+            [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(n)]
+            for _ in range(8)
+        ]
         wire = wire_time_s(n)
         for label, order, kw in (
-            ("GRB, limiter on, 6 seats dimmed:", "GRB",
-             {"budget_ma": n * 10, "segments": {f"s{i}": (i * n // 6, (i + 1) * n // 6)
-                                                 for i in range(6)},
-              "dimming": {f"s{i}": 0.5 + i / 20 for i in range(6)}}),
+            (
+                "GRB, limiter on, 6 seats dimmed:",
+                "GRB",
+                {
+                    "budget_ma": n * 10,
+                    "segments": {f"s{i}": (i * n // 6, (i + 1) * n // 6) for i in range(6)},
+                    "dimming": {f"s{i}": 0.5 + i / 20 for i in range(6)},
+                },
+            ),
             ("GRBW (white extraction), limiter on:", "GRBW", {"budget_ma": n * 10}),
         ):
             p = Pipeline(MockStrip(n, order=order), fps=None, **kw)  # type: ignore[arg-type]
@@ -58,8 +65,10 @@ def pipeline_lines() -> list[str]:
             for i in range(frames_per_case):
                 p.render(frames[i % 8])
             per = (time.perf_counter() - start) / frames_per_case
-            lines.append(f"pipeline {n:4d} LEDs, {label:<36} {per * 1e6:5.0f} us/frame, "
-                         f"wire {wire * 1e3:.2f} ms, ratio {per / wire:.1%}")
+            lines.append(
+                f"pipeline {n:4d} LEDs, {label:<36} {per * 1e6:5.0f} us/frame, "
+                f"wire {wire * 1e3:.2f} ms, ratio {per / wire:.1%}"
+            )
         out = Pipeline(MockStrip(n, order="GRB"), fps=None).render(frames[0])
         enc = SpiEncoder(DEFAULT_HZ)
         start = time.perf_counter()
@@ -67,8 +76,10 @@ def pipeline_lines() -> list[str]:
             enc.encode(out)
         per = (time.perf_counter() - start) / frames_per_case
         mhz = f"{DEFAULT_HZ / 1e6:.1f} MHz"
-        lines.append(f"spi encode {n:4d} LEDs at {mhz}{'':<23} {per * 1e6:5.0f} us/frame, "
-                     f"wire {wire * 1e3:.2f} ms, ratio {per / wire:.1%}")
+        lines.append(
+            f"spi encode {n:4d} LEDs at {mhz}{'':<23} {per * 1e6:5.0f} us/frame, "
+            f"wire {wire * 1e3:.2f} ms, ratio {per / wire:.1%}"
+        )
     return lines
 
 
@@ -95,8 +106,10 @@ def latency_line(timing: Timing, presses: int, label: str) -> str:
     samples.sort()
     p50 = statistics.median(samples)
     p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
-    return (f"button latency {label}: p50 {p50 * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us "
-            f"over {presses} presses")
+    return (
+        f"button latency {label}: p50 {p50 * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us "
+        f"over {presses} presses"
+    )
 
 
 IDLE_SCRIPT = """
@@ -124,25 +137,44 @@ print(time.process_time() - start)
 def idle_lines() -> list[str]:
     seconds = 2.0 if QUICK else 10.0
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    procs = {kind: subprocess.Popen([sys.executable, "-c", IDLE_SCRIPT, str(seconds), kind],
-                                    stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
-             for kind in ("ours", "gpiozero")}
+    procs = {
+        kind: subprocess.Popen(
+            [sys.executable, "-c", IDLE_SCRIPT, str(seconds), kind],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
+        for kind in ("ours", "gpiozero")
+    }
     lines = []
-    for kind, label in (("ours", "20 buttons, our filter"),
-                        ("gpiozero", "20 gpiozero Buttons (for comparison)")):
+    for kind, label in (
+        ("ours", "20 buttons, our filter"),
+        ("gpiozero", "20 gpiozero Buttons (for comparison)"),
+    ):
         out, _ = procs[kind].communicate(timeout=seconds + 60)
         cpu = float(out.strip())
-        lines.append(f"idle CPU {label}: {cpu * 1e3:.1f} ms over {seconds:g} s = "
-                     f"{cpu / seconds:.3%} of one core")
+        lines.append(
+            f"idle CPU {label}: {cpu * 1e3:.1f} ms over {seconds:g} s = "
+            f"{cpu / seconds:.3%} of one core"
+        )
     return lines
 
 
 def run() -> list[str]:
     presses = 1000 if QUICK else 10_000
     lines = pipeline_lines()
-    lines.append(latency_line(Timing(debounce=0.0, glitch=0.0, hold=0.6, stuck=30), presses,
-                              "(no glitch window)"))
-    lines.append(latency_line(Timing(debounce=0.0, glitch=0.001, hold=0.6, stuck=30),
-                              presses // 10, "(1 ms glitch window)"))
+    lines.append(
+        latency_line(
+            Timing(debounce=0.0, glitch=0.0, hold=0.6, stuck=30), presses, "(no glitch window)"
+        )
+    )
+    lines.append(
+        latency_line(
+            Timing(debounce=0.0, glitch=0.001, hold=0.6, stuck=30),
+            presses // 10,
+            "(1 ms glitch window)",
+        )
+    )
     lines.extend(idle_lines())
     return lines

@@ -46,8 +46,10 @@ def bare_commits(tmp: Path) -> list[float]:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
     db.executescript(SCHEMA)
-    db.execute("INSERT INTO games (game, players, seed, options, seats, data_digest, status,"
-               " started) VALUES ('strozzi', 4, 1, '{}', '[]', 'x', 'playing', 0)")
+    db.execute(
+        "INSERT INTO games (game, players, seed, options, seats, data_digest, status,"
+        " started) VALUES ('strozzi', 4, 1, '{}', '[]', 'x', 'playing', 0)"
+    )
     times = []
     for seq in range(1, ACTIONS + 1):
         start = time.perf_counter()

@@ -27,8 +27,9 @@ GAMES = [("strozzi", 4), ("strada_romana", 3), ("florence", 3), ("florence", 1)]
 SEEDS = range(1, 6)
 
 
-def presses_per_decision(game: str, players: int, seed: int, tmp: Path,
-                         choices: list[int] | None = None) -> list[int]:
+def presses_per_decision(
+    game: str, players: int, seed: int, tmp: Path, choices: list[int] | None = None
+) -> list[int]:
     """The presses each seat action of one bot game took, in the order they were made;
     `choices` gets the presses of each menu level (the moves and the select that ends it)."""
     clock = ManualClock()
@@ -78,8 +79,10 @@ def run() -> list[str]:
         tmp = Path(tmp_name)
         for game, players in GAMES:
             levels: list[list[int]] = [[] for _ in SEEDS]
-            games = [presses_per_decision(game, players, seed, tmp, levels[i])
-                     for i, seed in enumerate(SEEDS)]
+            games = [
+                presses_per_decision(game, players, seed, tmp, levels[i])
+                for i, seed in enumerate(SEEDS)
+            ]
             lines.append(_figures(f"{game} {players} seat(s): presses per action", games))
             lines.append(_figures("    ... per menu choice (one level: moves + select)", levels))
     return lines
@@ -89,6 +92,8 @@ def _figures(what: str, games: list[list[int]]) -> str:
     medians = [statistics.median(g) for g in games if g]
     every = [n for g in games for n in g]
     p90 = sorted(every)[int(0.9 * (len(every) - 1))]
-    return (f"{what}: median per game {', '.join(f'{m:g}' for m in medians)} (worst "
-            f"{max(medians):g}); mean {statistics.mean(every):.2f}, p90 {p90} over "
-            f"{len(every)} in {len(games)} bot games")
+    return (
+        f"{what}: median per game {', '.join(f'{m:g}' for m in medians)} (worst "
+        f"{max(medians):g}); mean {statistics.mean(every):.2f}, p90 {p90} over "
+        f"{len(every)} in {len(games)} bot games"
+    )

@@ -94,8 +94,7 @@ def press_to_frame(tmp: Path) -> tuple[float, float, int, float]:
                     bot.command(seat_, command)
         finally:
             table.close()
-    return (_percentile(samples, 50), _percentile(samples, 99), len(samples),
-            _percentile(cpu, 50))
+    return (_percentile(samples, 50), _percentile(samples, 99), len(samples), _percentile(cpu, 50))
 
 
 def _config_file(tmp: Path, journal: Path) -> Path:
@@ -129,8 +128,12 @@ def startup(tmp: Path) -> list[float]:
     times = []
     for _ in range(5):
         start = time.perf_counter()
-        proc = subprocess.Popen([*_tavola(), "run", "--config", str(config)],
-                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        proc = subprocess.Popen(
+            [*_tavola(), "run", "--config", str(config)],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+        )
         assert proc.stderr is not None
         for line in proc.stderr:
             if "Table ready" in line:
@@ -156,11 +159,20 @@ def _journal_with(tmp: Path, name: str, actions: int) -> Path:
     db = tmp / name
     journal = Journal(db)
     seats = [{"seat": str(s + 1), "colour": [255, 0, 0]} for s in range(6)]
-    journal.import_game(GameRecord(
-        id=1, game="strozzi", players=6, seed=seed, options=dict(state.options), seats=seats,
-        data_digest=state.data.digest, status="playing", started=time.time(),
-        actions=[(a.player, a.text) for a in state.history[:actions]],
-    ))
+    journal.import_game(
+        GameRecord(
+            id=1,
+            game="strozzi",
+            players=6,
+            seed=seed,
+            options=dict(state.options),
+            seats=seats,
+            data_digest=state.data.digest,
+            status="playing",
+            started=time.time(),
+            actions=[(a.player, a.text) for a in state.history[:actions]],
+        )
+    )
     journal.close()
     return db
 
@@ -184,8 +196,12 @@ def resume(tmp: Path) -> float:
 def idle_cpu(tmp: Path) -> tuple[float, float]:
     db = _journal_with(tmp, "idle.db", 41)  # a seat is choosing: its prompt pulses
     config = _config_file(tmp, db)
-    proc = subprocess.Popen([*_tavola(), "run", "--config", str(config)],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [*_tavola(), "run", "--config", str(config)],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert proc.stderr is not None
         for line in proc.stderr:
@@ -212,20 +228,27 @@ def run() -> list[str]:
         tmp = Path(tmp_name)
         p50, p99, n, cpu50 = press_to_frame(tmp)
         wire = wire_time_s(300)
-        lines.append(f"press -> frame handed to the strip over {n} presses: p50 "
-                     f"{p50 * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us (300-LED wire time "
-                     f"{wire * 1e3:.2f} ms: p99 = {p99 / wire:.1%} of it); CPU per press "
-                     f"p50 {cpu50 * 1e6:.0f} us")
+        lines.append(
+            f"press -> frame handed to the strip over {n} presses: p50 "
+            f"{p50 * 1e6:.0f} us, p99 {p99 * 1e6:.0f} us (300-LED wire time "
+            f"{wire * 1e3:.2f} ms: p99 = {p99 / wire:.1%} of it); CPU per press "
+            f"p50 {cpu50 * 1e6:.0f} us"
+        )
         times = startup(tmp)
-        lines.append(f"start-up to ready (tavola run, mocked table): median "
-                     f"{statistics.median(times) * 1e3:.0f} ms, max {max(times) * 1e3:.0f} ms "
-                     f"over {len(times)} starts")
+        lines.append(
+            f"start-up to ready (tavola run, mocked table): median "
+            f"{statistics.median(times) * 1e3:.0f} ms, max {max(times) * 1e3:.0f} ms "
+            f"over {len(times)} starts"
+        )
         seconds = resume(tmp)
-        lines.append(f"resume of a {RESUME_ACTIONS}-action journal: {seconds * 1e3:.1f} ms "
-                     f"(median of 5)")
+        lines.append(
+            f"resume of a {RESUME_ACTIONS}-action journal: {seconds * 1e3:.1f} ms (median of 5)"
+        )
         cpu, span = idle_cpu(tmp)
         lines.append(f"idle with a pulsing prompt: {cpu:.2f}% of one core over {span:.0f} s")
         if SLOW_STOPS:
-            lines.append(f"WARNING: {len(SLOW_STOPS)} run(s) ignored SIGTERM for 10 s and were "
-                         f"killed: {SLOW_STOPS[0]}")
+            lines.append(
+                f"WARNING: {len(SLOW_STOPS)} run(s) ignored SIGTERM for 10 s and were "
+                f"killed: {SLOW_STOPS[0]}"
+            )
     return lines

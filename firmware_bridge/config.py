@@ -42,7 +42,7 @@ DEFAULT_MCU = "/dev/tavola-mcu"
 
 def _usb(value: object) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"must be \"vendor:product\" in hex like \"2e8a:0005\", got {value!r}")
+        raise ValueError(f'must be "vendor:product" in hex like "2e8a:0005", got {value!r}')
     DeviceSpec.parse_usb(value)  # ValueError names the format
     return value
 
@@ -55,10 +55,18 @@ def _device_path(value: object) -> str:
 
 
 _DEVICE = (
-    Key("path", Custom("an absolute device path like '/dev/ttyUSB0'", _device_path), None,
-        "an absolute device path, e.g. a udev symlink"),
-    Key("usb", Custom("\"vendor:product\" in hex like \"2e8a:0005\"", _usb), None,
-        "looked up on every (re)open"),
+    Key(
+        "path",
+        Custom("an absolute device path like '/dev/ttyUSB0'", _device_path),
+        None,
+        "an absolute device path, e.g. a udev symlink",
+    ),
+    Key(
+        "usb",
+        Custom('"vendor:product" in hex like "2e8a:0005"', _usb),
+        None,
+        "looked up on every (re)open",
+    ),
     Key("serial_number", Text(), None, "narrows a usb lookup to one board"),
 )
 _DEVICE_KEYS = {k.name for k in _DEVICE} | {"baud"}
@@ -68,7 +76,7 @@ SCANNER = Table(
     Key("kind", Choice(SCANNER_KINDS), "barcode", "what reads the cards"),
     *_DEVICE,
     Key("baud", BAUD, 9600),
-    Key("layout", Choice(HID_LAYOUTS), "us", "kind = \"hid\": the layout the scanner emulates"),
+    Key("layout", Choice(HID_LAYOUTS), "us", 'kind = "hid": the layout the scanner emulates'),
     Key("repeat_s", Number(lo=0, hi=60), 2.0, "the same card again within this is refused"),
     Key("cards", FilePath(example="/etc/tavola/cards.toml"), None, "the card registry"),
 )
@@ -108,7 +116,7 @@ def _device(t: Section, default: str) -> DeviceSpec:
     if t["usb"] is not None:
         return DeviceSpec.parse_usb(t["usb"], serial_number=t["serial_number"])
     if t["serial_number"] is not None:
-        raise t.err("serial_number", "narrows a usb = \"vendor:product\" lookup; add usb")
+        raise t.err("serial_number", 'narrows a usb = "vendor:product" lookup; add usb')
     return DeviceSpec(path=t["path"] or default)
 
 
@@ -127,21 +135,32 @@ def parse_bridge(src: TomlSource) -> BridgeConfig:
         if kind == "mcu":
             for key in sorted(_DEVICE_KEYS):
                 if t.given(key):
-                    raise t.err(key, "kind = \"mcu\" reads cards over the [mcu] board's link: "
-                                "set the device in [mcu]")
+                    raise t.err(
+                        key,
+                        'kind = "mcu" reads cards over the [mcu] board\'s link: '
+                        "set the device in [mcu]",
+                    )
             if mcu is None:
-                raise t.err("kind", "\"mcu\" needs an [mcu] table naming the board's device")
+                raise t.err("kind", '"mcu" needs an [mcu] table naming the board\'s device')
         else:
             device = _device(t, DEFAULT_HID_SCANNER if kind == "hid" else DEFAULT_SCANNER)
         if t.given("layout") and kind != "hid":
-            raise t.err("layout", "only a keyboard-mode scanner (kind = \"hid\") has a layout")
+            raise t.err("layout", 'only a keyboard-mode scanner (kind = "hid") has a layout')
         if t.given("baud") and kind == "hid":
-            raise t.err("baud", "a keyboard-mode scanner (kind = \"hid\") has no baud rate")
-        scanner = ScannerConfig(kind=kind, device=device, baud=t["baud"],
-                                repeat_s=t["repeat_s"], cards=t["cards"], layout=t["layout"])
+            raise t.err("baud", 'a keyboard-mode scanner (kind = "hid") has no baud rate')
+        scanner = ScannerConfig(
+            kind=kind,
+            device=device,
+            baud=t["baud"],
+            repeat_s=t["repeat_s"],
+            cards=t["cards"],
+            layout=t["layout"],
+        )
     strip = data.get("strip")
     on_mcu = isinstance(strip, dict) and strip.get("backend") == "mcu"
     if on_mcu and mcu is None:
-        raise src.error(("strip", "backend"), "\"mcu\" needs an [mcu] table naming the board's "
-                        "device (e.g. path = \"/dev/tavola-mcu\")")
+        raise src.error(
+            ("strip", "backend"),
+            '"mcu" needs an [mcu] table naming the board\'s device (e.g. path = "/dev/tavola-mcu")',
+        )
     return BridgeConfig(scanner=scanner, mcu=mcu, strip_on_mcu=on_mcu)

@@ -122,8 +122,14 @@ class McuEmulator(PtyDevice):
     HELLO sets how many it drives, as on the Pico.
     """
 
-    def __init__(self, link: str | Path, *, leds: int = 1000, poll_s: float = 0.01,
-                 firmware: str = proto.FIRMWARE_ID) -> None:
+    def __init__(
+        self,
+        link: str | Path,
+        *,
+        leds: int = 1000,
+        poll_s: float = 0.01,
+        firmware: str = proto.FIRMWARE_ID,
+    ) -> None:
         self.frames: list[bytes] = []
         self.frame_arrived = threading.Condition()
         self._device_lock = threading.Lock()
@@ -176,11 +182,11 @@ class McuEmulator(PtyDevice):
         seat_no = proto.TABLE_SEAT if seat == "table" else int(seat)
         with self._device_lock:
             self.device.now_ms = self._now_ms()
-            return self.device.button(seat_no, proto.BUTTONS.index(button),
-                                      proto.KINDS.index(kind))
+            return self.device.button(seat_no, proto.BUTTONS.index(button), proto.KINDS.index(kind))
 
-    def wait_frame(self, predicate: object = None, *, after: int = 0,
-                   timeout: float = 5.0) -> bytes | None:
+    def wait_frame(
+        self, predicate: object = None, *, after: int = 0, timeout: float = 5.0
+    ) -> bytes | None:
         """The first LED frame (from index `after`) for which `predicate(frame)` holds."""
         check = predicate if callable(predicate) else (lambda f: True)
         deadline = time.monotonic() + timeout
@@ -209,17 +215,28 @@ class McuEmulator(PtyDevice):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m firmware_bridge.emulator",
-        description="Emulate the Tavola table microcontroller (or a scanner) on a pty.")
+        description="Emulate the Tavola table microcontroller (or a scanner) on a pty.",
+    )
     parser.add_argument("--link", required=True, help="symlink to create for the pty")
     parser.add_argument("--kind", choices=("mcu", "barcode", "rdm6300"), default="mcu")
-    parser.add_argument("--leds", type=int, default=1000,
-                        help="the most LEDs the emulated board drives, like main.py's MAX_LEDS "
-                        "(the host's HELLO sets how many it drives)")
+    parser.add_argument(
+        "--leds",
+        type=int,
+        default=1000,
+        help="the most LEDs the emulated board drives, like main.py's MAX_LEDS "
+        "(the host's HELLO sets how many it drives)",
+    )
     args = parser.parse_args(argv)
-    device: PtyDevice = (McuEmulator(args.link, leds=args.leds) if args.kind == "mcu"
-                         else ScannerEmulator(args.link, kind=args.kind))
-    print(f"{args.kind} on {device.slave_name} as {args.link}; commands: card ID, "
-          "press SEAT BUTTON, hold SEAT BUTTON, unplug, replug, frames, quit", flush=True)
+    device: PtyDevice = (
+        McuEmulator(args.link, leds=args.leds)
+        if args.kind == "mcu"
+        else ScannerEmulator(args.link, kind=args.kind)
+    )
+    print(
+        f"{args.kind} on {device.slave_name} as {args.link}; commands: card ID, "
+        "press SEAT BUTTON, hold SEAT BUTTON, unplug, replug, frames, quit",
+        flush=True,
+    )
     try:
         for line in sys.stdin:
             words = line.split()

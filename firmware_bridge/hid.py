@@ -49,20 +49,39 @@ _TERMINATORS = (KEY_ENTER, KEY_KPENTER, KEY_TAB)
 #: modifiers that make the next key mean something this decoder does not type
 _CHORDS = (29, 97, 56, 100, 125, 126)  # left/right Ctrl, left/right Alt (AltGr), Meta
 #: rows of the main block: first key code, characters plain, characters with Shift
-_US_ROWS = ((2, "1234567890-=", "!@#$%^&*()_+"),
-            (16, "qwertyuiop[]", "QWERTYUIOP{}"),
-            (30, "asdfghjkl;'`", 'ASDFGHJKL:"~'),
-            (43, "\\zxcvbnm,./", "|ZXCVBNM<>?"),
-            (57, " ", " "))
-_DE_ROWS = ((2, "1234567890ß´", '!"§$%&/()=?`'),
-            (16, "qwertzuiopü+", "QWERTZUIOPÜ*"),
-            (30, "asdfghjklöä^", "ASDFGHJKLÖÄ°"),
-            (43, "#yxcvbnm,.-", "'YXCVBNM;:_"),
-            (57, " ", " "),
-            (86, "<", ">"))
+_US_ROWS = (
+    (2, "1234567890-=", "!@#$%^&*()_+"),
+    (16, "qwertyuiop[]", "QWERTYUIOP{}"),
+    (30, "asdfghjkl;'`", 'ASDFGHJKL:"~'),
+    (43, "\\zxcvbnm,./", "|ZXCVBNM<>?"),
+    (57, " ", " "),
+)
+_DE_ROWS = (
+    (2, "1234567890ß´", '!"§$%&/()=?`'),
+    (16, "qwertzuiopü+", "QWERTZUIOPÜ*"),
+    (30, "asdfghjklöä^", "ASDFGHJKLÖÄ°"),
+    (43, "#yxcvbnm,.-", "'YXCVBNM;:_"),
+    (57, " ", " "),
+    (86, "<", ">"),
+)
 #: the keypad, the same on every layout (NumLock on, as scanners assume)
-_KEYPAD = {71: "7", 72: "8", 73: "9", 74: "-", 75: "4", 76: "5", 77: "6", 78: "+",
-           79: "1", 80: "2", 81: "3", 82: "0", 83: ".", 55: "*", 98: "/"}
+_KEYPAD = {
+    71: "7",
+    72: "8",
+    73: "9",
+    74: "-",
+    75: "4",
+    76: "5",
+    77: "6",
+    78: "+",
+    79: "1",
+    80: "2",
+    81: "3",
+    82: "0",
+    83: ".",
+    55: "*",
+    98: "/",
+}
 
 
 def _layout(rows: tuple[tuple[int, str, str], ...]) -> dict[int, tuple[str, str]]:
@@ -73,8 +92,7 @@ def _layout(rows: tuple[tuple[int, str, str], ...]) -> dict[int, tuple[str, str]
     return keys
 
 
-LAYOUTS: dict[str, dict[int, tuple[str, str]]] = {"us": _layout(_US_ROWS),
-                                                  "de": _layout(_DE_ROWS)}
+LAYOUTS: dict[str, dict[int, tuple[str, str]]] = {"us": _layout(_US_ROWS), "de": _layout(_DE_ROWS)}
 #: what a dropped code becomes for the line parser: a control byte, so it rejects the line
 _REJECT = b"\x1a"
 
@@ -89,8 +107,9 @@ class KeyDecoder:
 
     def __init__(self, layout: str = "us") -> None:
         if layout not in LAYOUTS:
-            raise ValueError(f"keyboard layout must be one of {', '.join(LAYOUTS)} "
-                             f"(got {layout!r})")
+            raise ValueError(
+                f"keyboard layout must be one of {', '.join(LAYOUTS)} (got {layout!r})"
+            )
         self.layout = layout
         self.keys = LAYOUTS[layout]
         self._shift: set[int] = set()
@@ -120,8 +139,12 @@ class KeyDecoder:
         chars = self.keys.get(code)
         if chars is None or self._chords:
             self.unknown += 1
-            log.debug("HID scanner: key %d (%s) is not typed by layout %s; code dropped",
-                      code, "+".join(map(str, sorted(self._chords))) or "alone", self.layout)
+            log.debug(
+                "HID scanner: key %d (%s) is not typed by layout %s; code dropped",
+                code,
+                "+".join(map(str, sorted(self._chords))) or "alone",
+                self.layout,
+            )
             self._line += _REJECT
             return b""
         shifted = bool(self._shift)
@@ -140,7 +163,8 @@ def load_evdev() -> ModuleType:
         raise BridgeError(
             "reading a keyboard-mode (HID) scanner needs the python evdev package, "
             "which is not installed: sudo apt install python3-evdev "
-            "(or pip install 'tavola[hid]')") from e
+            "(or pip install 'tavola[hid]')"
+        ) from e
     return evdev
 
 
@@ -179,8 +203,15 @@ class HidPort:
     (select on the device, no busy loop) and returns decoded lines; a device that goes away
     raises OSError, which makes the link report it and reopen with backoff."""
 
-    def __init__(self, path: str, *, timeout: float = 0.1, layout: str = "us",
-                 evdev: ModuleType | None = None, **_serial_options: object) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        timeout: float = 0.1,
+        layout: str = "us",
+        evdev: ModuleType | None = None,
+        **_serial_options: object,
+    ) -> None:
         self.decoder = KeyDecoder(layout)
         ev = evdev or load_evdev()
         self.path = path
@@ -189,15 +220,19 @@ class HidPort:
         self._dev = ev.InputDevice(path)
         try:
             if not _is_keyboard(self._dev):
-                raise BridgeError(f"{path} ({self._dev.name}) is not a keyboard: name the "
-                                  "scanner's event-kbd device (ls /dev/input/by-id)")
+                raise BridgeError(
+                    f"{path} ({self._dev.name}) is not a keyboard: name the "
+                    "scanner's event-kbd device (ls /dev/input/by-id)"
+                )
             try:
                 self._dev.grab()
             except OSError as e:
                 if e.errno != errno.EBUSY:
                     raise
-                raise BridgeError(f"{path}: another program holds the scanner "
-                                  "(grabbed); stop it and Tavola takes it over") from e
+                raise BridgeError(
+                    f"{path}: another program holds the scanner "
+                    "(grabbed); stop it and Tavola takes it over"
+                ) from e
         except BaseException:
             self._dev.close()
             raise

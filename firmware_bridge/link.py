@@ -86,8 +86,9 @@ class SerialLink:
     # --- life cycle --------------------------------------------------------------------
     def start(self) -> SerialLink:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name=f"link {self.device}",
-                                            daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, name=f"link {self.device}", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -141,8 +142,9 @@ class SerialLink:
             self.attempts += 1
             try:
                 path = self.device.resolve(comports=self._comports)
-                port = open_serial(path, baud=self.baud, timeout=self.read_timeout_s,
-                                   factory=self._factory)
+                port = open_serial(
+                    path, baud=self.baud, timeout=self.read_timeout_s, factory=self._factory
+                )
             except (OSError, ValueError) as e:
                 self._absent(e)
                 self._stop.wait(delay)
@@ -168,8 +170,11 @@ class SerialLink:
         self.opens += 1
         kind: LinkKind = "reconnected" if self._state in ("lost", "incompatible") else "connected"
         where = path if path == str(self.device) else f"{self.device} at {path}"
-        self.report(kind, f"{label} {'is back' if kind == 'reconnected' else 'connected'} "
-                    f"({where}).", level=logging.INFO)
+        self.report(
+            kind,
+            f"{label} {'is back' if kind == 'reconnected' else 'connected'} ({where}).",
+            level=logging.INFO,
+        )
         self._up.set()
         try:
             self.handler.opened(self, self.clock())
@@ -184,8 +189,9 @@ class SerialLink:
         except (OSError, ValueError) as e:
             if not self._stop.is_set():
                 log.debug("%s: %s", self.handler.label, e)
-                self.report("lost", f"{label} unplugged or not answering; "
-                            "waiting for it to return.")
+                self.report(
+                    "lost", f"{label} unplugged or not answering; waiting for it to return."
+                )
         except Exception as e:  # a handler bug must not end the link for good
             log.exception("%s: handler failed", self.handler.label)
             self.report("lost", f"{label}: internal error ({e}); reopening.")

@@ -20,9 +20,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
-from hw.events import InputEvent
+from hw.events import InputEvent, Kind
 from hw.strip import ByteStrip
 
 from .errors import LinkLost, ProtocolError
@@ -59,9 +59,17 @@ class McuLink:
 
     label = "table microcontroller"
 
-    def __init__(self, device: DeviceSpec, *, emit: Emit, baud: int = 115_200,
-                 leds: int = 0, clock: Callable[[], float] = time.monotonic,
-                 monotonic: Callable[[], float] = time.monotonic, **link_options: Any) -> None:
+    def __init__(
+        self,
+        device: DeviceSpec,
+        *,
+        emit: Emit,
+        baud: int = 115_200,
+        leds: int = 0,
+        clock: Callable[[], float] = time.monotonic,
+        monotonic: Callable[[], float] = time.monotonic,
+        **link_options: Any,
+    ) -> None:
         if not 0 <= leds <= 0xFFFF // 3:
             raise ValueError(f"an LED frame carries at most {0xFFFF // 3} LEDs, not {leds}")
         self.leds = leds  # the strip this host drives through the board (0: none)
@@ -173,8 +181,8 @@ class McuLink:
             if isinstance(message, Card):
                 self.emit(CardEvent(message.code, now, "mcu"))
             else:
-                self.emit(InputEvent(message.seat_name, message.button_name,
-                                     message.kind_name, now))  # type: ignore[arg-type]
+                kind = cast(Kind, message.kind_name)  # one of the protocol's button kinds
+                self.emit(InputEvent(message.seat_name, message.button_name, kind, now))
         elif isinstance(message, HelloAck):
             self._hello(message)
         elif isinstance(message, Error):
@@ -184,25 +192,37 @@ class McuLink:
         elif isinstance(message, Nak):
             self.naks += 1
             if self.info is None:  # nothing but HELLO goes out before the handshake
-                self.link.report("incompatible", (
-                    f"The table microcontroller refused this Tavola's HELLO (protocol "
-                    f"{proto.PROTOCOL_VERSION}): it runs older firmware; flash "
-                    "firmware_bridge/firmware to it."))
+                self.link.report(
+                    "incompatible",
+                    (
+                        f"The table microcontroller refused this Tavola's HELLO (protocol "
+                        f"{proto.PROTOCOL_VERSION}): it runs older firmware; flash "
+                        "firmware_bridge/firmware to it."
+                    ),
+                )
 
     def _hello(self, message: HelloAck) -> None:
         self.info = message
         if message.version != proto.PROTOCOL_VERSION:
-            self.link.report("incompatible", (
-                f"The table microcontroller runs {message.firmware} (protocol "
-                f"{message.version}); this Tavola speaks protocol {proto.PROTOCOL_VERSION}: "
-                "flash firmware_bridge/firmware to it."))
+            self.link.report(
+                "incompatible",
+                (
+                    f"The table microcontroller runs {message.firmware} (protocol "
+                    f"{message.version}); this Tavola speaks protocol {proto.PROTOCOL_VERSION}: "
+                    "flash firmware_bridge/firmware to it."
+                ),
+            )
             return
         if self.leds and message.led_count != self.leds:
-            self.link.report("incompatible", (
-                f"The table microcontroller drives {message.led_count} LEDs, [strip] count is "
-                f"{self.leds}: set MAX_LEDS = {self.leds} or more in "
-                "firmware_bridge/firmware/main.py and copy it to the board, or lower [strip] "
-                "count."))
+            self.link.report(
+                "incompatible",
+                (
+                    f"The table microcontroller drives {message.led_count} LEDs, [strip] count is "
+                    f"{self.leds}: set MAX_LEDS = {self.leds} or more in "
+                    "firmware_bridge/firmware/main.py and copy it to the board, or lower [strip] "
+                    "count."
+                ),
+            )
             return
         log.info("%s: %s, %d LEDs", self.label, message.firmware, message.led_count)
         self.ready.set()
@@ -256,8 +276,10 @@ class McuStrip(ByteStrip):
         if len(order) != 3:
             raise ValueError("the table microcontroller drives 3-channel WS2812 strips only")
         if n != link.leds:
-            raise ValueError(f"a strip of {n} LEDs on a link that announces {link.leds}: "
-                             f"build the McuLink with leds={n}")
+            raise ValueError(
+                f"a strip of {n} LEDs on a link that announces {link.leds}: "
+                f"build the McuLink with leds={n}"
+            )
         super().__init__(n, order=order)
         self.link = link
 

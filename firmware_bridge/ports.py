@@ -70,8 +70,9 @@ class DeviceSpec:
         raise DeviceNotFound(f"{self}: not plugged in (seen: {listed})")
 
 
-def open_serial(path: str, *, baud: int, timeout: float,
-                factory: Callable[..., Any] | None = None) -> Any:
+def open_serial(
+    path: str, *, baud: int, timeout: float, factory: Callable[..., Any] | None = None
+) -> Any:
     """A pyserial port in blocking mode with a read timeout: the reader never busy-loops."""
     if factory is None:
         import serial

@@ -54,8 +54,9 @@ class Message:
             try:
                 args.append(tail.decode("ascii"))
             except UnicodeDecodeError:
-                raise ProtocolError(f"{proto.NAMES[cls.TYPE]} text is not ASCII: {tail!r}"
-                                    ) from None
+                raise ProtocolError(
+                    f"{proto.NAMES[cls.TYPE]} text is not ASCII: {tail!r}"
+                ) from None
         elif cls.TAIL == "bytes":
             args.append(tail)
         return cls(*args)
@@ -128,8 +129,9 @@ class Button(Message):
 
     def __post_init__(self) -> None:
         if self.button >= len(proto.BUTTONS) or self.kind >= len(proto.KINDS):
-            raise ProtocolError(f"button {self.button} / kind {self.kind} is not in the "
-                                "protocol's lists")
+            raise ProtocolError(
+                f"button {self.button} / kind {self.kind} is not in the protocol's lists"
+            )
 
     @property
     def seat_name(self) -> str:
@@ -182,5 +184,6 @@ def led_messages(frame_id: int, data: bytes, *, chunk: int = proto.LED_CHUNK) ->
     total = len(data)
     if total > 0xFFFF:
         raise ValueError(f"an LED frame carries at most 65535 bytes, not {total}")
-    return [Leds(frame_id & 0xFF, i, total, data[i:i + chunk])
-            for i in range(0, max(total, 1), chunk)]
+    return [
+        Leds(frame_id & 0xFF, i, total, data[i : i + chunk]) for i in range(0, max(total, 1), chunk)
+    ]

@@ -30,14 +30,22 @@ class ScannerHandler:
 
     label = "card scanner"
 
-    def __init__(self, kind: ScannerKind, *, emit: Emit, presence_s: float = 0.5,
-                 max_length: int = 64, monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        kind: ScannerKind,
+        *,
+        emit: Emit,
+        presence_s: float = 0.5,
+        max_length: int = 64,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         if kind not in KINDS:
             raise ValueError(f"scanner kind must be one of {', '.join(KINDS)} (got {kind!r})")
         self.kind = kind
         self.emit = emit
         self.parser: LineParser | Rdm6300Parser = (
-            Rdm6300Parser() if kind == "rdm6300" else LineParser(max_length=max_length))
+            Rdm6300Parser() if kind == "rdm6300" else LineParser(max_length=max_length)
+        )
         self.presence = Presence(int(presence_s * 1000)) if kind == "rdm6300" else None
         self.monotonic = monotonic
         self.reads = 0
@@ -48,7 +56,8 @@ class ScannerHandler:
     def received(self, data: bytes, now: float) -> None:
         for code in self.parser.feed(data):
             if self.presence is not None and not self.presence.new(
-                    code, int(self.monotonic() * 1000)):
+                code, int(self.monotonic() * 1000)
+            ):
                 continue
             self.reads += 1
             self.emit(CardEvent(code, now, self.kind))
@@ -60,11 +69,22 @@ class ScannerHandler:
         pass
 
 
-def open_scanner(kind: ScannerKind, device: DeviceSpec, *, emit: Emit, baud: int = 9600,
-                 presence_s: float = 0.5, layout: str = "us", **link_options: Any) -> SerialLink:
+def open_scanner(
+    kind: str,
+    device: DeviceSpec,
+    *,
+    emit: Emit,
+    baud: int = 9600,
+    presence_s: float = 0.5,
+    layout: str = "us",
+    **link_options: Any,
+) -> SerialLink:
     """A started link whose reads arrive as `CardEvent`s through `emit`. A `hid` scanner
-    is the same link over a grabbed keyboard (`layout`: the one the scanner emulates)."""
-    handler = ScannerHandler(kind, emit=emit, presence_s=presence_s)
+    is the same link over a grabbed keyboard (`layout`: the one the scanner emulates).
+    `kind` is a config's text: one of `KINDS`, else ValueError."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown scanner kind {kind!r}: one of {', '.join(KINDS)}")
+    handler = ScannerHandler(KINDS[KINDS.index(kind)], emit=emit, presence_s=presence_s)
     if kind == "hid":
         from .hid import HidPort, KeyDecoder, input_ports
 

@@ -73,11 +73,24 @@ class ButtonError(RuntimeError):
 class ButtonFilter:
     """One button's edges and deadlines -> press / long_press / stuck / release events."""
 
-    __slots__ = ("_confirm_at", "_deferred", "_hold_at", "_release_at", "_stuck_at", "button",
-                 "down", "emit", "raw", "seat", "stuck", "timing")
+    __slots__ = (
+        "_confirm_at",
+        "_deferred",
+        "_hold_at",
+        "_release_at",
+        "_stuck_at",
+        "button",
+        "down",
+        "emit",
+        "raw",
+        "seat",
+        "stuck",
+        "timing",
+    )
 
-    def __init__(self, seat: str, button: str, timing: Timing,
-                 emit: Callable[[InputEvent], None]) -> None:
+    def __init__(
+        self, seat: str, button: str, timing: Timing, emit: Callable[[InputEvent], None]
+    ) -> None:
         self.seat, self.button, self.timing, self.emit = seat, button, timing, emit
         self.raw = False  # last level seen on the pin (True = active)
         self.down = False  # accepted state
@@ -113,8 +126,11 @@ class ButtonFilter:
         self.fire(t)
 
     def deadline(self) -> float | None:
-        ds = [d for d in (self._confirm_at, self._release_at, self._hold_at, self._stuck_at)
-              if d is not None]
+        ds = [
+            d
+            for d in (self._confirm_at, self._release_at, self._hold_at, self._stuck_at)
+            if d is not None
+        ]
         return min(ds) if ds else None
 
     def fire(self, now: float) -> None:
@@ -164,8 +180,9 @@ class ButtonBank:
     clock's now; `Buttons` runs it in a worker, tests call it with a fake clock.
     """
 
-    def __init__(self, timing: Timing, *, clock: Clock = time.monotonic,
-                 events: EventQueue | None = None) -> None:
+    def __init__(
+        self, timing: Timing, *, clock: Clock = time.monotonic, events: EventQueue | None = None
+    ) -> None:
         self.timing = timing
         self.clock = clock
         self.events: EventQueue = events if events is not None else queue.SimpleQueue()
@@ -248,8 +265,10 @@ def resolve_pin_factory(name: str | None) -> Any:
             try:
                 return ep.load()()
             except Exception as e:
-                raise ButtonError(f"pin factory {name!r} could not start: {e} (on a Pi 5 "
-                                  "use lgpio: sudo apt install python3-lgpio)") from None
+                raise ButtonError(
+                    f"pin factory {name!r} could not start: {e} (on a Pi 5 "
+                    "use lgpio: sudo apt install python3-lgpio)"
+                ) from None
     raise ButtonError(f"gpiozero has no pin factory {name!r}")
 
 
@@ -267,10 +286,17 @@ class Buttons:
     timestamps are on.
     """
 
-    def __init__(self, specs: Iterable[ButtonSpec] | HwConfig, *, timing: Timing | None = None,
-                 pin_factory: Any = None, clock: Clock = time.monotonic,
-                 events: EventQueue | None = None, thread: bool = True,
-                 edge_ages: bool | None = None) -> None:
+    def __init__(
+        self,
+        specs: Iterable[ButtonSpec] | HwConfig,
+        *,
+        timing: Timing | None = None,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+        events: EventQueue | None = None,
+        thread: bool = True,
+        edge_ages: bool | None = None,
+    ) -> None:
         lgpio_workdir()
         from gpiozero import DigitalInputDevice
         from gpiozero.exc import GPIOZeroError
@@ -289,12 +315,15 @@ class Buttons:
                 f = self.bank.add(spec.seat, spec.button)
                 try:
                     dev = DigitalInputDevice(
-                        spec.pin, pull_up=spec.pull_up,
+                        spec.pin,
+                        pull_up=spec.pull_up,
                         active_state=spec.active_high if spec.pull_up is None else None,
-                        pin_factory=pin_factory)
+                        pin_factory=pin_factory,
+                    )
                 except GPIOZeroError as e:
-                    raise ButtonError(f"seat {spec.seat} {spec.button} on GPIO{spec.pin}: "
-                                      f"{e}") from None
+                    raise ButtonError(
+                        f"seat {spec.seat} {spec.button} on GPIO{spec.pin}: {e}"
+                    ) from None
                 self.devices[(spec.seat, spec.button)] = dev
                 self.specs[(spec.seat, spec.button)] = spec
                 if dev.is_active:  # pressed (or stuck) at start-up: treat as a press now
@@ -305,16 +334,16 @@ class Buttons:
         except BaseException:
             self._close_devices()
             raise
-        self.pin_factory = next(iter(self.devices.values())).pin_factory if self.devices \
-            else pin_factory
+        self.pin_factory = (
+            next(iter(self.devices.values())).pin_factory if self.devices else pin_factory
+        )
         self._thread: threading.Thread | None = None
         if thread:
             self.start()
 
     def start(self) -> None:
         if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="tavola-buttons",
-                                            daemon=True)
+            self._thread = threading.Thread(target=self._run, name="tavola-buttons", daemon=True)
             self._thread.start()
 
     def _run(self) -> None:
@@ -376,8 +405,9 @@ class Buttons:
         self.close()
 
 
-def _recorder(bank: ButtonBank, f: ButtonFilter, dev: Any, active: bool,
-              aged: bool) -> Callable[[], None]:
+def _recorder(
+    bank: ButtonBank, f: ButtonFilter, dev: Any, active: bool, aged: bool
+) -> Callable[[], None]:
     """The GPIO callback: the edge's time (the clock, less the edge's age) onto the queue."""
     clock = bank.clock
 
@@ -395,8 +425,7 @@ def _recorder(bank: ButtonBank, f: ButtonFilter, dev: Any, active: bool,
     return record_aged if aged else record
 
 
-def close_device(dev: Any, *, sleep: Callable[[float], None] = time.sleep,
-                 tries: int = 8) -> bool:
+def close_device(dev: Any, *, sleep: Callable[[float], None] = time.sleep, tries: int = 8) -> bool:
     """Close a gpiozero device, retrying while the line is still busy; False if it stayed so.
 
     lgpio frees a watched line by telling its alert thread to drop it, waits at most
@@ -415,8 +444,12 @@ def close_device(dev: Any, *, sleep: Callable[[float], None] = time.sleep,
             if "busy" not in str(e).lower():
                 raise
             if attempt == tries - 1:
-                log.warning("GPIO line still busy after %d tries (%s); the kernel frees it "
-                            "when this process exits", tries, e)
+                log.warning(
+                    "GPIO line still busy after %d tries (%s); the kernel frees it "
+                    "when this process exits",
+                    tries,
+                    e,
+                )
                 return False
             sleep(delay)
             delay *= 2

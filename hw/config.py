@@ -182,7 +182,7 @@ class HwConfig:
 
 
 def parse_colour(value: Any) -> RGB:
-    """"#rrggbb" or [r, g, b] with channels 0-255; ValueError otherwise (message says which)."""
+    """ "#rrggbb" or [r, g, b] with channels 0-255; ValueError otherwise (message says which)."""
     if isinstance(value, str):
         m = re.fullmatch(r"#?([0-9a-fA-F]{6})", value.strip())
         if not m:
@@ -222,8 +222,11 @@ def _order(value: Any) -> str:
 
 
 def _span_of(value: Any) -> tuple[int, int]:
-    if not (isinstance(value, list) and len(value) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+    if not (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+    ):
         raise ValueError("must be [first, last] LED indices (inclusive)")
     first, last = value
     if not 0 <= first <= last:
@@ -238,10 +241,18 @@ _PULL = (
     Key("active_high", Bool(), None, "with an external resistor and no pull_up: pressed = high"),
 )
 BUTTONS = Table(
-    Key("debounce_ms", Number(lo=0, hi=1000), 20,
-        "a release counts once the contact has stayed open this long"),
-    Key("glitch_ms", Number(lo=0, hi=100), 1,
-        "a press counts once the contact has stayed closed this long"),
+    Key(
+        "debounce_ms",
+        Number(lo=0, hi=1000),
+        20,
+        "a release counts once the contact has stayed open this long",
+    ),
+    Key(
+        "glitch_ms",
+        Number(lo=0, hi=100),
+        1,
+        "a press counts once the contact has stayed closed this long",
+    ),
     Key("hold_ms", Number(lo=50, hi=60_000), 600, "held this long: long_press"),
     Key("stuck_s", Number(lo=1, hi=3600), 30, "held this long: reported once as stuck"),
     Key("pin_factory", Choice(PIN_FACTORIES), None, "gpiozero's pin factory"),
@@ -250,20 +261,29 @@ BUTTONS = Table(
 SEAT = Variants(
     Key("kind", Choice(tuple(BUTTONS_BY_KIND)), "three", "three buttons, or one (tap and hold)"),
     common=(Key("colour", COLOUR, None, "the seat's colour"), *_PULL),
-    by={kind: Table(*(Key(b, GPIO, help="the GPIO number of that button") for b in names))
-        for kind, names in BUTTONS_BY_KIND.items()},
+    by={
+        kind: Table(*(Key(b, GPIO, help="the GPIO number of that button") for b in names))
+        for kind, names in BUTTONS_BY_KIND.items()
+    },
 )
-SEATS = Table(rest=SEAT, rest_name="seat name: letters, digits, '-' or '_' (and not 'table')",
-              rest_pattern=r"(?!table$)[A-Za-z0-9_-]+")
-TABLE_KEYS = Table(*(Key(b, GPIO, None, f"the {b} button's GPIO number") for b in TABLE_BUTTONS),
-                   *_PULL)
-SEGMENTS = Table(rest=Custom("[first, last] LED indices (inclusive)", _span_of),
-                 rest_name="segment name")
+SEATS = Table(
+    rest=SEAT,
+    rest_name="seat name: letters, digits, '-' or '_' (and not 'table')",
+    rest_pattern=r"(?!table$)[A-Za-z0-9_-]+",
+)
+TABLE_KEYS = Table(
+    *(Key(b, GPIO, None, f"the {b} button's GPIO number") for b in TABLE_BUTTONS), *_PULL
+)
+SEGMENTS = Table(
+    rest=Custom("[first, last] LED indices (inclusive)", _span_of), rest_name="segment name"
+)
 STRIP = Variants(
-    Key("backend", Choice(BACKENDS), help="which LEDs to drive, e.g. backend = \"mock\""),
-    common=(Key("count", Int(lo=1, hi=10_000), help="how many LEDs"),
-            Key("order", Custom("a colour order like 'GRB'", _order), None),
-            Key("segments", SEGMENTS, {})),
+    Key("backend", Choice(BACKENDS), help='which LEDs to drive, e.g. backend = "mock"'),
+    common=(
+        Key("count", Int(lo=1, hi=10_000), help="how many LEDs"),
+        Key("order", Custom("a colour order like 'GRB'", _order), None),
+        Key("segments", SEGMENTS, {}),
+    ),
     by={name: b.keys for name, b in backends().items()},
 )
 PIPELINE = Table(
@@ -276,15 +296,24 @@ PIPELINE = Table(
     Key("dimming", Table(rest=Number(lo=0, hi=1), rest_name="segment name"), {}),
 )
 #: hw's tables of the config file; the rest of the file belongs to other layers
-TABLES: dict[str, Table | Variants] = {"buttons": BUTTONS, "seats": SEATS, "table": TABLE_KEYS,
-                                       "strip": STRIP, "pipeline": PIPELINE}
+TABLES: dict[str, Table | Variants] = {
+    "buttons": BUTTONS,
+    "seats": SEATS,
+    "table": TABLE_KEYS,
+    "strip": STRIP,
+    "pipeline": PIPELINE,
+}
 
 
 def _parse(src: TomlSource) -> HwConfig:
     data = src.data
     b = BUTTONS.read(src, ("buttons",), data.get("buttons", {}))
-    timing = Timing(debounce=b["debounce_ms"] / 1000, glitch=b["glitch_ms"] / 1000,
-                    hold=b["hold_ms"] / 1000, stuck=b["stuck_s"])
+    timing = Timing(
+        debounce=b["debounce_ms"] / 1000,
+        glitch=b["glitch_ms"] / 1000,
+        hold=b["hold_ms"] / 1000,
+        stuck=b["stuck_s"],
+    )
     if timing.stuck <= timing.hold:
         raise b.err("stuck_s", "must be longer than hold_ms")
     if timing.hold <= max(timing.debounce, timing.glitch):
@@ -301,8 +330,14 @@ def _parse(src: TomlSource) -> HwConfig:
     strip = _strip(STRIP.read(src, ("strip",), data["strip"])) if "strip" in data else None
     pipeline = _pipeline(PIPELINE.read(src, ("pipeline",), data.get("pipeline", {})), strip)
     _check_pins(src, seats, strip)
-    return HwConfig(source=src.name, seats=tuple(seats), timing=timing,
-                    pin_factory=b["pin_factory"], strip=strip, pipeline=pipeline)
+    return HwConfig(
+        source=src.name,
+        seats=tuple(seats),
+        timing=timing,
+        pin_factory=b["pin_factory"],
+        strip=strip,
+        pipeline=pipeline,
+    )
 
 
 def _pull(t: Section, default: tuple[bool | None, bool | None]) -> tuple[bool | None, bool | None]:
@@ -315,10 +350,14 @@ def _pull(t: Section, default: tuple[bool | None, bool | None]) -> tuple[bool | 
     if pull_up is None:
         return None, active_high
     if pull_up == active_high:
-        raise t.err("active_high", (
-            f"pull_up = {str(pull_up).lower()} makes the button active "
-            f"{'low' if pull_up else 'high'}; drop active_high, or drop pull_up to use an "
-            "external resistor"))
+        raise t.err(
+            "active_high",
+            (
+                f"pull_up = {str(pull_up).lower()} makes the button active "
+                f"{'low' if pull_up else 'high'}; drop active_high, or drop pull_up to use an "
+                "external resistor"
+            ),
+        )
     return pull_up, None
 
 
@@ -326,8 +365,9 @@ def _seat(t: Section, name: str, default_pull: tuple[bool | None, bool | None]) 
     kind = "table" if name == TABLE_SEAT else t["kind"]
     names = TABLE_BUTTONS if kind == "table" else BUTTONS_BY_KIND[kind]
     pull_up, active_high = _pull(t, default_pull)
-    buttons = tuple(ButtonSpec(name, b, t[b], pull_up, active_high) for b in names
-                    if t[b] is not None)
+    buttons = tuple(
+        ButtonSpec(name, b, t[b], pull_up, active_high) for b in names if t[b] is not None
+    )
     return SeatConfig(name=name, kind=kind, buttons=buttons, colour=t.get("colour"))
 
 
@@ -367,12 +407,22 @@ def _pipeline(t: Section, strip: StripConfig | None) -> PipelineConfig:
     if budget is not None and strip is not None:
         idle = strip.count * t["idle_ma"]
         if budget <= idle:
-            raise t.err("budget_ma", (
-                f"{budget:g} mA does not even cover the strip's idle current "
-                f"({strip.count} LEDs x {t['idle_ma']:g} mA = {idle:g} mA)"))
-    return PipelineConfig(brightness=t["brightness"], gamma=t["gamma"],
-                          ma_per_channel=t["ma_per_channel"], idle_ma=t["idle_ma"],
-                          budget_ma=budget, fps=t["fps"], dimming=dict(dim))
+            raise t.err(
+                "budget_ma",
+                (
+                    f"{budget:g} mA does not even cover the strip's idle current "
+                    f"({strip.count} LEDs x {t['idle_ma']:g} mA = {idle:g} mA)"
+                ),
+            )
+    return PipelineConfig(
+        brightness=t["brightness"],
+        gamma=t["gamma"],
+        ma_per_channel=t["ma_per_channel"],
+        idle_ma=t["idle_ma"],
+        budget_ma=budget,
+        fps=t["fps"],
+        dimming=dict(dim),
+    )
 
 
 def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | None) -> None:
@@ -395,8 +445,11 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
         pins = SPI_PINS[spi_bus]
         for pin in pins:
             if pin not in used:
-                claim(pin, ("strip", "backend"), f"the SPI strip (enabling SPI{spi_bus} takes "
-                      f"GPIO{', '.join(map(str, pins))})")
+                claim(
+                    pin,
+                    ("strip", "backend"),
+                    f"the SPI strip (enabling SPI{spi_bus} takes GPIO{', '.join(map(str, pins))})",
+                )
     for seat in seats:
         base: KeyPath = ("table",) if seat.kind == "table" else ("seats", seat.name)
         for b in seat.buttons:
@@ -404,7 +457,11 @@ def _check_pins(src: TomlSource, seats: list[SeatConfig], strip: StripConfig | N
             claim(b.pin, key, ".".join(key))
             if b.pin in FIXED_PULL_UP and b.pull_up is not True:
                 how = "pulled down" if b.pull_up is False else "left floating"
-                raise src.error(key, (
-                    f"GPIO{b.pin} ({FIXED_PULL_UP[b.pin]}) has a fixed 1.8 kΩ pull-up on the "
-                    f"board and cannot be {how} (gpiozero refuses it); set pull_up = true in "
-                    f"[{'.'.join(base)}] and add no external resistor, or move the button"))
+                raise src.error(
+                    key,
+                    (
+                        f"GPIO{b.pin} ({FIXED_PULL_UP[b.pin]}) has a fixed 1.8 kΩ pull-up on the "
+                        f"board and cannot be {how} (gpiozero refuses it); set pull_up = true in "
+                        f"[{'.'.join(base)}] and add no external resistor, or move the button"
+                    ),
+                )

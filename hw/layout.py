@@ -55,8 +55,9 @@ class Element:
 class Layout:
     """Element names -> (strip, LED index) lists, checked against the strips' sizes."""
 
-    def __init__(self, strips: Mapping[str, int], elements: list[Element], *,
-                 source: str = "<layout>") -> None:
+    def __init__(
+        self, strips: Mapping[str, int], elements: list[Element], *, source: str = "<layout>"
+    ) -> None:
         self.source = source
         self.strips = dict(strips)
         self.elements: dict[str, Element] = {e.name: e for e in elements}
@@ -108,19 +109,26 @@ class Layout:
         for strip, need in self.strips.items():
             have = counts.get(strip)
             if have is None:
-                raise LayoutError(f"{self.source}: strip {strip!r} is not configured "
-                                  f"(configured: {', '.join(counts) or 'none'})")
+                raise LayoutError(
+                    f"{self.source}: strip {strip!r} is not configured "
+                    f"(configured: {', '.join(counts) or 'none'})"
+                )
             if have < need:
-                raise LayoutError(f"{self.source}: strip {strip!r} has {have} LEDs but the "
-                                  f"layout needs {need}")
+                raise LayoutError(
+                    f"{self.source}: strip {strip!r} has {have} LEDs but the layout needs {need}"
+                )
 
-    def render(self, colours: Mapping[str, RGB], *, background: RGB = (0, 0, 0)
-               ) -> dict[str, list[RGB]]:
+    def render(
+        self, colours: Mapping[str, RGB], *, background: RGB = (0, 0, 0)
+    ) -> dict[str, list[RGB]]:
         """{element or group: colour} -> one frame (list of RGB) per strip."""
         frames = {s: [background] * n for s, n in self.strips.items()}
         for name, colour in colours.items():
-            if not (isinstance(colour, tuple) and len(colour) == 3 and all(
-                    isinstance(c, int) and 0 <= c <= 255 for c in colour)):
+            if not (
+                isinstance(colour, tuple)
+                and len(colour) == 3
+                and all(isinstance(c, int) and 0 <= c <= 255 for c in colour)
+            ):
                 try:
                     colour = parse_colour(colour)
                 except ValueError as e:
@@ -140,13 +148,13 @@ def _parse(src: TomlSource) -> Layout:
             raise fail((key,), "unknown table (a layout has [strips], [elements] and [meta])")
     strips_raw = data.get("strips")
     if not isinstance(strips_raw, dict) or not strips_raw:
-        raise fail((), "missing [strips]: name each strip and its LED count, "
-                   "e.g. main = 300")
+        raise fail((), "missing [strips]: name each strip and its LED count, e.g. main = 300")
     strips: dict[str, int] = {}
     for name, count in strips_raw.items():
         if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
-            raise fail(("strips", name), f"LED count must be a positive whole number, "
-                       f"got {count!r}")
+            raise fail(
+                ("strips", name), f"LED count must be a positive whole number, got {count!r}"
+            )
         strips[name] = count
     default = next(iter(strips))
     elements: list[Element] = []
@@ -169,8 +177,15 @@ def _parse(src: TomlSource) -> Layout:
     return Layout(strips, elements, source=src.name)
 
 
-def _element(src: TomlSource, fail: Any, key: Key, spec: Any, strips: dict[str, int],
-             default: str, owner: dict[Index, str]) -> Element:
+def _element(
+    src: TomlSource,
+    fail: Any,
+    key: Key,
+    spec: Any,
+    strips: dict[str, int],
+    default: str,
+    owner: dict[Index, str],
+) -> Element:
     name = ".".join(key[1:])
     where = (*key,)
 
@@ -211,8 +226,7 @@ def _element(src: TomlSource, fail: Any, key: Key, spec: Any, strips: dict[str, 
             if len(set(indices)) != len(indices):
                 raise bad("lists an LED twice", "leds")
     else:
-        raise bad(f"must be an LED index or a table like {{ start = 0, end = 9 }}, "
-                  f"got {spec!r}")
+        raise bad(f"must be an LED index or a table like {{ start = 0, end = 9 }}, got {spec!r}")
     count = strips[strip]
     for i in indices:
         if i >= count:

@@ -28,8 +28,10 @@ def is_pi5(model: str | None) -> bool:
     """The Pi 5 (and its CM5/500 relatives) route GPIO through the RP1 chip: no PWM/PCM DMA."""
     if not model:
         return False
-    return any(tag in model for tag in ("Raspberry Pi 5", "Raspberry Pi Compute Module 5",
-                                        "Raspberry Pi 500"))
+    return any(
+        tag in model
+        for tag in ("Raspberry Pi 5", "Raspberry Pi Compute Module 5", "Raspberry Pi 500")
+    )
 
 
 def describe(path: str | Path = MODEL_PATH) -> str:
@@ -42,8 +44,9 @@ def _writable(path: str) -> bool:
     return os.access(path, os.W_OK | os.X_OK)
 
 
-def lgpio_workdir(environ: MutableMapping[str, str] = os.environ,
-                  writable: Callable[[str], bool] = _writable) -> str | None:
+def lgpio_workdir(
+    environ: MutableMapping[str, str] = os.environ, writable: Callable[[str], bool] = _writable
+) -> str | None:
     """Give lgpio a writable directory for its FIFOs before anything imports it.
 
     `import lgpio` makes its notification FIFOs (`.lgd-nfy*`) in `$LG_WD`, else in the

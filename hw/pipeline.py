@@ -39,12 +39,20 @@ def gamma_table(factor: float, gamma: float) -> bytes:
 class Pipeline:
     """Turns logical RGB frames into wire frames for one strip and pushes the changed ones."""
 
-    def __init__(self, strip: Strip, *, brightness: float = 1.0, gamma: float = 2.2,
-                 ma_per_channel: float = 20.0, idle_ma: float = 1.0,
-                 budget_ma: float | None = None, fps: float | None = 60.0,
-                 segments: Mapping[str, tuple[int, int]] | None = None,
-                 dimming: Mapping[str, float] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        strip: Strip,
+        *,
+        brightness: float = 1.0,
+        gamma: float = 2.2,
+        ma_per_channel: float = 20.0,
+        idle_ma: float = 1.0,
+        budget_ma: float | None = None,
+        fps: float | None = 60.0,
+        segments: Mapping[str, tuple[int, int]] | None = None,
+        dimming: Mapping[str, float] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.strip = strip
         self.n = strip.n
         self.order = strip.order
@@ -58,8 +66,9 @@ class Pipeline:
         self.segments = dict(segments or {})
         for name, (start, stop) in self.segments.items():
             if not 0 <= start < stop <= self.n:
-                raise ValueError(f"segment {name!r} {start}..{stop - 1} is outside the strip's "
-                                 f"{self.n} LEDs")
+                raise ValueError(
+                    f"segment {name!r} {start}..{stop - 1} is outside the strip's {self.n} LEDs"
+                )
         self._dimming: dict[str, float] = {}
         self._brightness = 1.0
         self._tables: dict[float, bytes] = {}
@@ -76,13 +85,26 @@ class Pipeline:
             self.set_dimming(name, factor)
 
     @classmethod
-    def from_config(cls, strip: Strip, config: PipelineConfig, *,
-                    segments: Mapping[str, tuple[int, int]] | None = None,
-                    clock: Callable[[], float] = time.monotonic) -> Pipeline:
-        return cls(strip, brightness=config.brightness, gamma=config.gamma,
-                   ma_per_channel=config.ma_per_channel, idle_ma=config.idle_ma,
-                   budget_ma=config.budget_ma, fps=config.fps, segments=segments,
-                   dimming=config.dimming, clock=clock)
+    def from_config(
+        cls,
+        strip: Strip,
+        config: PipelineConfig,
+        *,
+        segments: Mapping[str, tuple[int, int]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Pipeline:
+        return cls(
+            strip,
+            brightness=config.brightness,
+            gamma=config.gamma,
+            ma_per_channel=config.ma_per_channel,
+            idle_ma=config.idle_ma,
+            budget_ma=config.budget_ma,
+            fps=config.fps,
+            segments=segments,
+            dimming=config.dimming,
+            clock=clock,
+        )
 
     # --- settings -------------------------------------------------------------------------
 
@@ -115,8 +137,10 @@ class Pipeline:
         else:
             spare = budget_ma - self.n * self.idle_ma
             if spare <= 0:
-                raise ValueError(f"budget {budget_ma:g} mA does not cover the idle current of "
-                                 f"{self.n} LEDs ({self.n * self.idle_ma:g} mA)")
+                raise ValueError(
+                    f"budget {budget_ma:g} mA does not cover the idle current of "
+                    f"{self.n} LEDs ({self.n * self.idle_ma:g} mA)"
+                )
             # channel-value units (0-255 per channel) the budget allows
             self._max_units = int(spare * 255 / self.ma_per_channel)
         self._last_src = None
@@ -129,9 +153,11 @@ class Pipeline:
 
     def _rebuild(self) -> None:
         self._base = self._table(self._brightness)
-        self._runs = [(start * 3, stop * 3, self._table(self._brightness * f))
-                      for name, f in self._dimming.items()
-                      for start, stop in [self.segments[name]]]
+        self._runs = [
+            (start * 3, stop * 3, self._table(self._brightness * f))
+            for name, f in self._dimming.items()
+            for start, stop in [self.segments[name]]
+        ]
         self._last_src = None  # settings changed: re-render even an identical frame
 
     # --- rendering --------------------------------------------------------------------------
@@ -182,8 +208,9 @@ class Pipeline:
         if isinstance(frame, bytes | bytearray | memoryview):
             src = bytes(frame)
             if len(src) != self.n * 3:
-                raise ValueError(f"frame has {len(src)} bytes, need {self.n * 3} "
-                                 f"({self.n} LEDs x RGB)")
+                raise ValueError(
+                    f"frame has {len(src)} bytes, need {self.n * 3} ({self.n} LEDs x RGB)"
+                )
             return src
         if len(frame) != self.n:
             raise ValueError(f"frame has {len(frame)} colours, the strip has {self.n} LEDs")
@@ -204,8 +231,12 @@ class Pipeline:
         after the interval pushes the latest one, so an animation's last frame is never lost.
         """
         now = self.clock()
-        if (not force and self.fps and self._last_push is not None
-                and now - self._last_push < 1.0 / self.fps):
+        if (
+            not force
+            and self.fps
+            and self._last_push is not None
+            and now - self._last_push < 1.0 / self.fps
+        ):
             self.pending = frame
             return False
         self.pending = None
@@ -242,8 +273,11 @@ class Pipeline:
 
 def _raise_bad_pixel(frame: Iterable[object]) -> None:
     for i, p in enumerate(frame):
-        ok = isinstance(p, tuple | list) and len(p) == 3 and all(
-            isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in p)
+        ok = (
+            isinstance(p, tuple | list)
+            and len(p) == 3
+            and all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in p)
+        )
         if not ok:
             raise ValueError(f"LED {i}: colour {p!r} is not (r, g, b) with each channel 0-255")
 

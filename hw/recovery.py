@@ -32,6 +32,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from hw.config import StripConfig
 from hw.strip import ByteStrip, Strip, StripError
@@ -50,10 +51,18 @@ DEVICE_BACKENDS = ("spi", "ws281x", "adalight")
 class RecoveringStrip(ByteStrip):
     """A `Strip` over a backend that may fail; `opener()` makes a fresh backend."""
 
-    def __init__(self, opener: Callable[[], Strip], *, n: int, order: str,
-                 report: Report | None = None, keepalive_s: float | None = None,
-                 backoff_s: float = 0.1, backoff_max_s: float = 5.0,
-                 label: str = "LED strip") -> None:
+    def __init__(
+        self,
+        opener: Callable[[], Strip],
+        *,
+        n: int,
+        order: str,
+        report: Report | None = None,
+        keepalive_s: float | None = None,
+        backoff_s: float = 0.1,
+        backoff_max_s: float = 5.0,
+        label: str = "LED strip",
+    ) -> None:
         if not 0 < backoff_s <= backoff_max_s:
             raise ValueError("backoff_s must be positive and at most backoff_max_s")
         super().__init__(n, order=order)
@@ -81,8 +90,7 @@ class RecoveringStrip(ByteStrip):
                 raise
             self.failures += 1
             self._retry_at = time.monotonic() + self._delay
-            self._tell("missing", f"{self._name} not found: {e}. The game goes on; waiting "
-                       "for it.")
+            self._tell("missing", f"{self._name} not found: {e}. The game goes on; waiting for it.")
         else:
             self._check(inner)
             self._inner = inner
@@ -90,14 +98,21 @@ class RecoveringStrip(ByteStrip):
         self._thread.start()
 
     @classmethod
-    def from_config(cls, config: StripConfig, *, report: Report | None = None,
-                    **options: object) -> RecoveringStrip:
+    def from_config(
+        cls, config: StripConfig, *, report: Report | None = None, **options: Any
+    ) -> RecoveringStrip:
         """The strip `config` describes, kept alive (hw.backends.open_strip opens it)."""
         from hw.backends import open_strip
 
         order = "RGB" if config.backend == "adalight" else config.order
-        return cls(lambda: open_strip(config), n=config.count, order=order, report=report,
-                   keepalive_s=config.keepalive_s, **options)  # type: ignore[arg-type]
+        return cls(
+            lambda: open_strip(config),
+            n=config.count,
+            order=order,
+            report=report,
+            keepalive_s=config.keepalive_s,
+            **options,
+        )
 
     @property
     def connected(self) -> bool:
@@ -111,8 +126,10 @@ class RecoveringStrip(ByteStrip):
     def _check(self, inner: Strip) -> None:
         if inner.n != self.n or inner.order != self.order:
             inner.close()
-            raise ValueError(f"the backend opened {inner.n} LEDs in {inner.order}, this strip "
-                             f"is {self.n} in {self.order}")
+            raise ValueError(
+                f"the backend opened {inner.n} LEDs in {inner.order}, this strip "
+                f"is {self.n} in {self.order}"
+            )
 
     def _tell(self, kind: str, message: str) -> None:
         (log.info if kind == "reconnected" else log.warning)("%s", message)
@@ -138,8 +155,9 @@ class RecoveringStrip(ByteStrip):
                 inner.close()
             self._delay = self.backoff_s
             self._retry_at = time.monotonic() + self._delay
-            self._tell("lost", f"{self._name} failed: {e}. The game goes on; retrying until "
-                       "it is back.")
+            self._tell(
+                "lost", f"{self._name} failed: {e}. The game goes on; retrying until it is back."
+            )
         else:
             self._sent_at = time.monotonic()
 

@@ -112,8 +112,9 @@ def _num(x: float) -> str:
 
 def _span(lo: float | None, hi: float | None, above: float | None = None) -> str:
     if above is not None:
-        return f"greater than {_num(above)}" + (f" and at most {_num(hi)}" if hi is not None
-                                                 else "")
+        return f"greater than {_num(above)}" + (
+            f" and at most {_num(hi)}" if hi is not None else ""
+        )
     if lo is not None and hi is not None:
         return f"{_num(lo)}-{_num(hi)}" if hi - lo < 10**15 else f"{_num(lo)} to {hi}"
     if lo is not None:
@@ -155,9 +156,11 @@ class Number(Type):
             raise self._wrong(value)
         if isinstance(value, float) and not math.isfinite(value):
             raise Invalid(f"must be {self.describe()}, not {value!r}")
-        if ((self.above is not None and not value > self.above)
-                or (self.lo is not None and value < self.lo)
-                or (self.hi is not None and value > self.hi)):
+        if (
+            (self.above is not None and not value > self.above)
+            or (self.lo is not None and value < self.lo)
+            or (self.hi is not None and value > self.hi)
+        ):
             raise Invalid(f"{_shown(value)} is out of range: must be {self.describe()}")
         return float(value)
 
@@ -188,8 +191,10 @@ class Text(Type):
         if not isinstance(value, str):
             raise self._wrong(value)
         if not value.strip() or not value.isprintable() or len(value) > self.longest:
-            raise Invalid(f"must be {self.describe()}: not empty, printable, at most "
-                          f"{self.longest} characters")
+            raise Invalid(
+                f"must be {self.describe()}: not empty, printable, at most "
+                f"{self.longest} characters"
+            )
         if self.pattern is not None and not re.fullmatch(self.pattern, value):
             raise Invalid(f"{_shown(value)} is not {self.describe()}")
         return value
@@ -224,8 +229,11 @@ class Choice(Type):
         for v in self.values:
             if type(v) is type(value) and v == value:
                 return value
-        hint = did_you_mean(value, [v for v in self.values if isinstance(v, str)]) if (
-            isinstance(value, str)) else ""
+        hint = (
+            did_you_mean(value, [v for v in self.values if isinstance(v, str)])
+            if (isinstance(value, str))
+            else ""
+        )
         raise Invalid(f"{_shown(value)} is not {self.describe()}{hint}")
 
 
@@ -298,8 +306,13 @@ class Table(Type):
     rest_name: str = "key"  # what the free keys are, for messages ("segment name")
     rest_pattern: str | None = None  # what they may look like
 
-    def __init__(self, *keys: Key, rest: Type | None = None, rest_name: str = "key",
-                 rest_pattern: str | None = None) -> None:
+    def __init__(
+        self,
+        *keys: Key,
+        rest: Type | None = None,
+        rest_name: str = "key",
+        rest_pattern: str | None = None,
+    ) -> None:
         object.__setattr__(self, "keys", tuple(keys))
         object.__setattr__(self, "rest", rest)
         object.__setattr__(self, "rest_name", rest_name)
@@ -330,8 +343,10 @@ class Table(Type):
                 continue
             if self.rest is None:
                 known = ", ".join(self.names()) or "none"
-                raise src.error((*at, name), f"unknown key{did_you_mean(name, self.names())} "
-                                f"({why or 'known: ' + known})")
+                raise src.error(
+                    (*at, name),
+                    f"unknown key{did_you_mean(name, self.names())} ({why or 'known: ' + known})",
+                )
             if self.rest_pattern is not None and not re.fullmatch(self.rest_pattern, name):
                 raise src.error((*at, name), f"is not a valid {self.rest_name}")
             values[name] = _read_value(self.rest, src, (*at, name), value)
@@ -376,11 +391,16 @@ class Variants(Type):
         if not isinstance(data, dict):
             raise src.error(at, f"must be a table, got {kind_of(data)} {_shown(data)}")
         name = self.selector.name
-        choice = Table(self.selector).read(src, at, {name: data[name]} if name in data
-                                           else {})[name]
+        choice = Table(self.selector).read(src, at, {name: data[name]} if name in data else {})[
+            name
+        ]
         table = self.table(choice)
-        return table.read(src, at, data, why=why or (
-            f"{name} {choice!r} takes: {', '.join(sorted(table.names()))}"))
+        return table.read(
+            src,
+            at,
+            data,
+            why=why or (f"{name} {choice!r} takes: {', '.join(sorted(table.names()))}"),
+        )
 
 
 def argument(t: Type) -> Callable[[str], Any]:

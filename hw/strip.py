@@ -92,8 +92,11 @@ def encode(pixels: list[tuple[int, ...]], order: str) -> bytes:
         logical = bytes(c for p in pixels for c in p)
     except (ValueError, TypeError):
         for i, p in enumerate(pixels):
-            ok = isinstance(p, tuple | list) and len(p) == k and all(
-                isinstance(c, int) and 0 <= c <= 255 for c in p)
+            ok = (
+                isinstance(p, tuple | list)
+                and len(p) == k
+                and all(isinstance(c, int) and 0 <= c <= 255 for c in p)
+            )
             if not ok:
                 raise ValueError(f"pixel {i} is {p!r}: need {k} channels, each 0-255") from None
         raise
@@ -150,8 +153,10 @@ class ByteStrip(Strip):
 
     def write(self, data: bytes | bytearray) -> None:
         if len(data) != self.n * self.channels:
-            raise ValueError(f"frame has {len(data)} bytes, strip needs "
-                             f"{self.n * self.channels} ({self.n} x {self.order})")
+            raise ValueError(
+                f"frame has {len(data)} bytes, strip needs "
+                f"{self.n * self.channels} ({self.n} x {self.order})"
+            )
         self._wire = bytes(data)
         self._pixels_stale = True
         self._send(self._wire)

@@ -61,8 +61,9 @@ class TomlSource:
         except OSError as e:
             raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
         except UnicodeDecodeError as e:
-            raise ConfigError(f"{path}: not a TOML file: byte {e.start} is not UTF-8 text"
-                              ) from None
+            raise ConfigError(
+                f"{path}: not a TOML file: byte {e.start} is not UTF-8 text"
+            ) from None
         return cls.parse(text, name=str(path))
 
     @classmethod
@@ -73,8 +74,9 @@ class TomlSource:
             dup = _duplicate(text)
             if dup:
                 line, key, first = dup
-                raise ConfigError(f"{name}:{line}: {dotted(key)}: defined twice "
-                                  f"(first on line {first})") from None
+                raise ConfigError(
+                    f"{name}:{line}: {dotted(key)}: defined twice (first on line {first})"
+                ) from None
             raise ConfigError(f"{name}: not valid TOML: {e}") from None
         return cls.from_data(data, name=name, text=text)
 

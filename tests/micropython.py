@@ -31,8 +31,9 @@ def missing() -> str | None:
     return None
 
 
-def run(script: Path, *, libs: tuple[Path, ...] = (FIRMWARE, SCENARIOS),
-        timeout: float = 600) -> str:
+def run(
+    script: Path, *, libs: tuple[Path, ...] = (FIRMWARE, SCENARIOS), timeout: float = 600
+) -> str:
     """stdout of `script` run in MicroPython with the modules of `libs` beside it."""
     reason = missing()
     if reason:
@@ -41,17 +42,30 @@ def run(script: Path, *, libs: tuple[Path, ...] = (FIRMWARE, SCENARIOS),
     for lib in libs:
         args += ["--lib", str(lib)]
     env = {**os.environ, "TAVOLA_MICROPYTHON": str(PORT)}
-    out = subprocess.run([*args, str(script)], capture_output=True, text=True,
-                         timeout=timeout, cwd=ROOT, env=env)
+    out = subprocess.run(
+        [*args, str(script)], capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=env
+    )
     if out.returncode != 0:
         raise RuntimeError(f"MicroPython failed ({out.returncode}):\n{out.stderr}")
     return out.stdout
 
 
-def run_cpython(script: Path, *, libs: tuple[Path, ...] = (FIRMWARE, SCENARIOS),
-                python: str = "python3", timeout: float = 600) -> str:
+def run_cpython(
+    script: Path,
+    *,
+    libs: tuple[Path, ...] = (FIRMWARE, SCENARIOS),
+    python: str = "python3",
+    timeout: float = 600,
+) -> str:
     """The same script in CPython, the modules laid out the same way."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in libs)}
-    out = subprocess.run([python, str(script)], capture_output=True, text=True,
-                         timeout=timeout, cwd=ROOT, env=env, check=True)
+    out = subprocess.run(
+        [python, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     return out.stdout

@@ -68,8 +68,15 @@ def left_to_pair(cards: list[tuple[str, int]], paired: dict[str, str]) -> dict[s
     return left
 
 
-def learn(game: str, registry: CardRegistry, codes: Iterable[str], ask: Callable[[str], str],
-          say: Callable[[str], None], *, count: int | None = None) -> int:
+def learn(
+    game: str,
+    registry: CardRegistry,
+    codes: Iterable[str],
+    ask: Callable[[str], str],
+    say: Callable[[str], None],
+    *,
+    count: int | None = None,
+) -> int:
     """Pair each scanned id with the card a person names; returns how many were paired."""
     cards = catalogue(game)
     names = [card for card, _ in cards]
@@ -97,20 +104,25 @@ def learn(game: str, registry: CardRegistry, codes: Iterable[str], ask: Callable
 
 
 def _listing(names: list[str], left: dict[str, int]) -> str:
-    cells = [f"{i:>3}) {name}" + (f" x{left[name]}" if left[name] > 1 else "")
-             for i, name in enumerate(names, start=1) if left[name] > 0]
+    cells = [
+        f"{i:>3}) {name}" + (f" x{left[name]}" if left[name] > 1 else "")
+        for i, name in enumerate(names, start=1)
+        if left[name] > 0
+    ]
     width = max((len(c) for c in cells), default=0) + 2
-    rows = [cells[i:i + COLUMNS] for i in range(0, len(cells), COLUMNS)]
+    rows = [cells[i : i + COLUMNS] for i in range(0, len(cells), COLUMNS)]
     return "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows) or (
-        "(every card is paired; choosing one pairs another copy)")
+        "(every card is paired; choosing one pairs another copy)"
+    )
 
 
 def _choose(names: list[str], ask: Callable[[str], str]) -> str | None:
     """The card named by number or notation; "" to skip; None to stop."""
     while True:
         try:
-            answer = " ".join(ask("Which card is it? (number or notation, Enter skips, "
-                                  "q quits) ").split())
+            answer = " ".join(
+                ask("Which card is it? (number or notation, Enter skips, q quits) ").split()
+            )
         except EOFError:
             return None
         if answer.lower() in ("q", "quit"):
@@ -121,8 +133,10 @@ def _choose(names: list[str], ask: Callable[[str], str]) -> str | None:
             return names[int(answer) - 1]
         if answer.lower() in names:
             return answer.lower()
-        print(f"'{answer}' is neither a number 1-{len(names)} nor a card of the list.",
-              file=sys.stderr)
+        print(
+            f"'{answer}' is neither a number 1-{len(names)} nor a card of the list.",
+            file=sys.stderr,
+        )
 
 
 def _keyboard_codes(ask: Callable[[str], str]) -> Iterator[str]:
@@ -151,21 +165,28 @@ def _device_codes(args: argparse.Namespace, say: Callable[[str], None]) -> Itera
         if args.kind == "mcu":
             link = McuLink(device, emit=events.put).start()
         else:
-            link = open_scanner(args.kind, device, emit=events.put, baud=args.baud,
-                                layout=args.layout)
+            link = open_scanner(
+                args.kind, device, emit=events.put, baud=args.baud, layout=args.layout
+            )
     else:
         bridge = runtime.load(args.config or DEFAULT_CONFIG).bridge
         sc = bridge.scanner
         if sc is None:
-            raise ConfigError(f"{args.config or DEFAULT_CONFIG}: no [scanner] table: "
-                              "give --device, or --keyboard")
+            raise ConfigError(
+                f"{args.config or DEFAULT_CONFIG}: no [scanner] table: give --device, or --keyboard"
+            )
         if sc.kind == "mcu":
             assert bridge.mcu is not None
             link = McuLink(bridge.mcu.device, emit=events.put, baud=bridge.mcu.baud).start()
         else:
             assert sc.device is not None
-            link = open_scanner(sc.kind, sc.device, emit=events.put,  # type: ignore[arg-type]
-                                baud=sc.baud, layout=sc.layout)
+            link = open_scanner(
+                sc.kind,
+                sc.device,
+                emit=events.put,
+                baud=sc.baud,
+                layout=sc.layout,
+            )
     try:
         while True:
             ev = events.get()
@@ -225,28 +246,47 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("cards", help="pair scanned cards with the game's cards; list them",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "cards",
+        help="pair scanned cards with the game's cards; list them",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     cards_sub = p.add_subparsers(dest="cards_command", metavar="COMMAND", required=True)
 
     def common(q: argparse.ArgumentParser) -> None:
         q.add_argument("game", choices=engine.games(), help="which game")
-        q.add_argument("--cards", metavar="FILE",
-                       help=f"the card registry (default: [scanner] cards, or {default_path()})")
+        q.add_argument(
+            "--cards",
+            metavar="FILE",
+            help=f"the card registry (default: [scanner] cards, or {default_path()})",
+        )
         q.add_argument("--config", metavar="FILE", help="the table's config file")
 
     q = cards_sub.add_parser("learn", help="scan each card and say which it is")
     common(q)
-    q.add_argument("--keyboard", action="store_true",
-                   help="read ids typed on stdin (a keyboard-mode scanner at this terminal)")
+    q.add_argument(
+        "--keyboard",
+        action="store_true",
+        help="read ids typed on stdin (a keyboard-mode scanner at this terminal)",
+    )
     q.add_argument("--device", metavar="PATH", help="the scanner's device, e.g. /dev/ttyUSB0")
-    q.add_argument("--usb", metavar="VID:PID", type=_usb,
-                   help="the scanner's USB id, e.g. 1a86:7523")
-    q.add_argument("--kind", choices=("barcode", "rdm6300", "hid", "mcu"), default="barcode",
-                   help="what --device or --usb is (default barcode; hid: a USB keyboard-mode "
-                   "scanner, grabbed so its keystrokes reach no console)")
-    q.add_argument("--layout", choices=HID_LAYOUTS, default="us",
-                   help="--kind hid: the keyboard layout the scanner emulates (default us)")
+    q.add_argument(
+        "--usb", metavar="VID:PID", type=_usb, help="the scanner's USB id, e.g. 1a86:7523"
+    )
+    q.add_argument(
+        "--kind",
+        choices=("barcode", "rdm6300", "hid", "mcu"),
+        default="barcode",
+        help="what --device or --usb is (default barcode; hid: a USB keyboard-mode "
+        "scanner, grabbed so its keystrokes reach no console)",
+    )
+    q.add_argument(
+        "--layout",
+        choices=HID_LAYOUTS,
+        default="us",
+        help="--kind hid: the keyboard layout the scanner emulates (default us)",
+    )
     q.add_argument("--baud", type=types.baud, default=9600, help="serial speed (default 9600)")
     q.add_argument("--count", type=types.count, metavar="N", help="stop after pairing N cards")
     q.set_defaults(func=cmd_learn)

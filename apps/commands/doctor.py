@@ -38,8 +38,10 @@ DEMO_CONFIG = Path(__file__).resolve().parents[2] / "hw" / "demo_table.toml"
 LIT = (128, 128, 128)
 MARKERS = ((255, 0, 0), (0, 255, 0), (0, 0, 255))
 NOT_VERIFIED = 3  # the exit status when no fault was found but a person confirmed nothing
-DARK_FIX = ("if they stayed dark, check the strip's 5 V supply, its ground shared with the "
-            "Pi, and the data wire (docs/wiring.md)")
+DARK_FIX = (
+    "if they stayed dark, check the strip's 5 V supply, its ground shared with the "
+    "Pi, and the data wire (docs/wiring.md)"
+)
 
 EPILOG = """\
 examples:
@@ -59,7 +61,8 @@ found but something was NOT VERIFIED (nobody confirmed a segment or a scan).
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "doctor", help="hardware self-test: board, buttons, [mcu], LED segments, [scanner]",
+        "doctor",
+        help="hardware self-test: board, buttons, [mcu], LED segments, [scanner]",
         description=(
             "Check the table's wiring. Reports the Raspberry Pi model and GPIO pin factory, "
             "buttons held down since start, the [mcu] board's handshake, lights each LED "
@@ -67,17 +70,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "fix [strip] order) and waits for a press saying it lit, asks each seat to press "
             "each button and reports which answered (dead, swapped), then waits for a scan "
             "on the [scanner]. With the mock LED backend and the mock pin factory it presses "
-            "the buttons itself."),
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", type=Path, metavar="FILE",
-                   help=f"the config file (default with --mock: {DEMO_CONFIG.name})")
-    p.add_argument("--mock", action="store_true",
-                   help="use the mock LED backend and MockFactory pins: no hardware, no person")
-    p.add_argument("--timeout", type=types.positive_seconds, default=10.0, metavar="S",
-                   help="seconds to wait for each press, handshake and scan (default 10)")
-    p.add_argument("--segment-seconds", type=types.seconds, default=None, metavar="S",
-                   help="how long each segment stays lit when there is no button to "
-                   "confirm it with (default 2, or 0 when mocked)")
+            "the buttons itself."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help=f"the config file (default with --mock: {DEMO_CONFIG.name})",
+    )
+    p.add_argument(
+        "--mock",
+        action="store_true",
+        help="use the mock LED backend and MockFactory pins: no hardware, no person",
+    )
+    p.add_argument(
+        "--timeout",
+        type=types.positive_seconds,
+        default=10.0,
+        metavar="S",
+        help="seconds to wait for each press, handshake and scan (default 10)",
+    )
+    p.add_argument(
+        "--segment-seconds",
+        type=types.seconds,
+        default=None,
+        metavar="S",
+        help="how long each segment stays lit when there is no button to "
+        "confirm it with (default 2, or 0 when mocked)",
+    )
     p.set_defaults(func=cmd_doctor)
 
 
@@ -85,8 +108,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     path = args.config
     if path is None:
         if not args.mock:
-            print("tavola doctor: give --config FILE (or --mock for the demo table)",
-                  file=sys.stderr)
+            print(
+                "tavola doctor: give --config FILE (or --mock for the demo table)", file=sys.stderr
+            )
             return 2
         path = DEMO_CONFIG
     try:
@@ -100,8 +124,13 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         if bridge.mcu or bridge.scanner:
             print("mcu, scanner: not checked with --mock (they are real devices)")
         bridge = BridgeConfig()
-    return Doctor(cfg, out=sys.stdout, bridge=bridge, timeout=args.timeout,
-                  segment_seconds=args.segment_seconds).run()
+    return Doctor(
+        cfg,
+        out=sys.stdout,
+        bridge=bridge,
+        timeout=args.timeout,
+        segment_seconds=args.segment_seconds,
+    ).run()
 
 
 def mocked(cfg: HwConfig) -> HwConfig:
@@ -121,10 +150,17 @@ class Doctor:
     `failures` are faults found; `unverified` are checks only a person can confirm that
     nobody confirmed (a segment nobody saw light, a scanner nobody scanned with)."""
 
-    def __init__(self, cfg: HwConfig, *, out: TextIO, bridge: BridgeConfig | None = None,
-                 timeout: float = 10.0, segment_seconds: float | None = None,
-                 model_path: str | Path = pi.MODEL_PATH,
-                 link_options: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        cfg: HwConfig,
+        *,
+        out: TextIO,
+        bridge: BridgeConfig | None = None,
+        timeout: float = 10.0,
+        segment_seconds: float | None = None,
+        model_path: str | Path = pi.MODEL_PATH,
+        link_options: dict[str, Any] | None = None,
+    ) -> None:
         self.cfg, self.out, self.timeout = cfg, out, timeout
         self.bridge = bridge or BridgeConfig()
         self.segment_seconds = segment_seconds
@@ -209,9 +245,11 @@ class Doctor:
             if dev.is_active:
                 spec = buttons.specs[key]
                 self.stuck.add(key)
-                self.fault(f"  {_who(spec)} {spec.button} GPIO{spec.pin}: HELD DOWN since start "
-                           "(a shorted wire or a stuck switch): fix: free the switch, or part "
-                           f"the wire of GPIO{spec.pin} from the one it touches")
+                self.fault(
+                    f"  {_who(spec)} {spec.button} GPIO{spec.pin}: HELD DOWN since start "
+                    "(a shorted wire or a stuck switch): fix: free the switch, or part "
+                    f"the wire of GPIO{spec.pin} from the one it touches"
+                )
         self._drain()
 
     def _drain(self) -> None:
@@ -247,27 +285,34 @@ class Doctor:
             if isinstance(ev, LinkEvent):
                 told.append(ev)
 
-        self.mcu = McuLink(mc.device, emit=emit, baud=mc.baud, leds=leds,
-                           **self.link_options).start()
+        self.mcu = McuLink(
+            mc.device, emit=emit, baud=mc.baud, leds=leds, **self.link_options
+        ).start()
         link = self.mcu
         ready = link.ready.wait(self.timeout)
         if ready and link.info is not None:
             info = link.info
-            self.say(f"mcu:          {link.link.path}: {info.firmware}, protocol "
-                     f"{info.version}, {info.led_count} LEDs: ok")
+            self.say(
+                f"mcu:          {link.link.path}: {info.firmware}, protocol "
+                f"{info.version}, {info.led_count} LEDs: ok"
+            )
             return
         bad = next((e for e in told if e.kind == "incompatible"), None)
         if bad is not None:
             self.fault(f"mcu:          FAILED: {bad.message}")
         elif not link.link.opens:
             missing = next((e.message for e in told if e.kind == "missing"), "")
-            why = missing[missing.find("(") + 1: missing.rfind(")")] if "(" in missing else ""
-            self.fault(f"mcu:          FAILED: not found ({why or mc.device}): fix: plug the "
-                       "board in, or correct [mcu] path / usb")
+            why = missing[missing.find("(") + 1 : missing.rfind(")")] if "(" in missing else ""
+            self.fault(
+                f"mcu:          FAILED: not found ({why or mc.device}): fix: plug the "
+                "board in, or correct [mcu] path / usb"
+            )
         else:
-            self.fault(f"mcu:          FAILED: {link.link.path} opened but did not answer HELLO "
-                       f"in {self.timeout:g} s: fix: flash firmware_bridge/firmware to it, or "
-                       "point [mcu] at the board that runs it")
+            self.fault(
+                f"mcu:          FAILED: {link.link.path} opened but did not answer HELLO "
+                f"in {self.timeout:g} s: fix: flash firmware_bridge/firmware to it, or "
+                "point [mcu] at the board that runs it"
+            )
         if not ready:
             link.close()
             self.mcu = None
@@ -295,8 +340,10 @@ class Doctor:
             return
         pc = self.cfg.pipeline
         budget = f", budget {pc.budget_ma:g} mA" if pc.budget_ma else ", no power budget"
-        self.say(f"strip:        {sc.backend}, {sc.count} LEDs, order {sc.order}, "
-                 f"brightness {pc.brightness:g}{budget}")
+        self.say(
+            f"strip:        {sc.backend}, {sc.count} LEDs, order {sc.order}, "
+            f"brightness {pc.brightness:g}{budget}"
+        )
         try:
             strip = self.open_strip()
         except StripError as e:
@@ -305,8 +352,9 @@ class Doctor:
         mock = isinstance(strip, MockStrip)
         confirm = not mock and self.buttons is not None
         hold = self.segment_seconds if self.segment_seconds is not None else (0 if mock else 2)
-        pipeline = Pipeline.from_config(strip, dataclasses.replace(pc, fps=None),
-                                        segments=sc.segments)
+        pipeline = Pipeline.from_config(
+            strip, dataclasses.replace(pc, fps=None), segments=sc.segments
+        )
         segments = sc.segments or {"whole strip": (0, sc.count)}
         width = max(len(n) for n in segments)
         try:
@@ -317,8 +365,10 @@ class Doctor:
                 for i, colour in zip(range(start, stop), MARKERS, strict=False):
                     frame[i] = colour
                 pipeline.show(frame, force=True)
-                line = (f"  {name:<{width}}  LEDs {start}-{stop - 1}: "
-                        f"{pipeline.milliamps(strip_bytes(pipeline)):.0f} mA predicted")
+                line = (
+                    f"  {name:<{width}}  LEDs {start}-{stop - 1}: "
+                    f"{pipeline.milliamps(strip_bytes(pipeline)):.0f} mA predicted"
+                )
                 if mock:
                     ok = self.verify_mock(strip, start, stop)
                     if ok:
@@ -326,21 +376,26 @@ class Doctor:
                     else:
                         self.fault(line + ", WRONG LEDs lit")
                 elif confirm:
-                    self.say(line + f": press any button if they light, the first three red, "
-                             f"green, blue ({self.timeout:g} s)")
+                    self.say(
+                        line + f": press any button if they light, the first three red, "
+                        f"green, blue ({self.timeout:g} s)"
+                    )
                     who = self.next_press(self.timeout)
                     if who is not None:
                         self.say(f"  {name:<{width}}  lit, confirmed by {_who_name(who[0])}")
                         time.sleep(0.3)  # the confirming press's release, then the next one
                         self._drain()
                     else:
-                        self.not_verified(f"  {name:<{width}}  NOT VERIFIED: nobody pressed in "
-                                          f"{self.timeout:g} s: {DARK_FIX}")
+                        self.not_verified(
+                            f"  {name:<{width}}  NOT VERIFIED: nobody pressed in "
+                            f"{self.timeout:g} s: {DARK_FIX}"
+                        )
                 else:
                     self.say(line + f", lit for {hold:g} s: first three red, green, blue?")
                     time.sleep(hold)
-                    self.not_verified(f"  {name:<{width}}  NOT VERIFIED: no button to confirm "
-                                      f"with: {DARK_FIX}")
+                    self.not_verified(
+                        f"  {name:<{width}}  NOT VERIFIED: no button to confirm with: {DARK_FIX}"
+                    )
         finally:
             strip.close()
 
@@ -354,7 +409,7 @@ class Doctor:
         lit = [i for i, p in enumerate(last) if any(p)]
         if lit != list(range(start, stop)):
             return False
-        first = [p.index(max(p)) for p in last[start:start + 3]]
+        first = [p.index(max(p)) for p in last[start : start + 3]]
         return first == [0, 1, 2][: len(first)]  # red, green, blue survive the colour order
 
     # --- buttons ---------------------------------------------------------------------------
@@ -364,8 +419,10 @@ class Doctor:
         button answering for another, both ways, is a swap; a seat whose buttons all
         answer as another seat's, both ways, is a swapped cable."""
         auto = self.auto(buttons)
-        self.say("buttons:" + ("" if auto else
-                               f"      press each button when asked ({self.timeout:g} s each)"))
+        self.say(
+            "buttons:"
+            + ("" if auto else f"      press each button when asked ({self.timeout:g} s each)")
+        )
         specs = [spec for seat in self.cfg.seats for spec in seat.buttons]
         answers: dict[Key, Key | None] = {}
         self._drain()
@@ -390,9 +447,15 @@ class Doctor:
             for spec in seat.buttons:
                 key = (spec.seat, spec.button)
                 got = answers.get(key)
-                state = ("HELD" if key in self.stuck else "ok" if got == key
-                         else "NO RESPONSE" if got is None
-                         else f"answered as {_who_name(got[0])} {got[1]}")
+                state = (
+                    "HELD"
+                    if key in self.stuck
+                    else "ok"
+                    if got == key
+                    else "NO RESPONSE"
+                    if got is None
+                    else f"answered as {_who_name(got[0])} {got[1]}"
+                )
                 words.append(f"{spec.button} GPIO{spec.pin} {state}")
             results[_who(seat.buttons[0]) if seat.buttons else seat.name] = words
         width = max((len(w) for w in results), default=0)
@@ -404,8 +467,7 @@ class Doctor:
         self.say(f"  {good} of {len(specs)} buttons responded")
 
     @staticmethod
-    def wiring_findings(answers: dict[Key, Key | None], specs: dict[Key, ButtonSpec]
-                        ) -> list[str]:
+    def wiring_findings(answers: dict[Key, Key | None], specs: dict[Key, ButtonSpec]) -> list[str]:
         """One line per wiring fault, with its fix: dead buttons, swapped pairs, swapped
         seats, and a button answering for another one way only."""
         wrong = {k: v for k, v in answers.items() if v is not None and v != k}
@@ -413,12 +475,14 @@ class Doctor:
         done: set[Key] = set()
         seats = sorted({k[0] for k in wrong})
         for i, a in enumerate(seats):
-            for b in seats[i + 1:]:
+            for b in seats[i + 1 :]:
                 mine = [k for k in answers if k[0] in (a, b)]
                 if mine and all(wrong.get(k) == (b if k[0] == a else a, k[1]) for k in mine):
-                    lines.append(f"  seats {a} and {b} are swapped (each seat's buttons answer "
-                                 f"as the other's): fix: swap their cables, or the pins of "
-                                 f"[seats.{a}] and [seats.{b}]")
+                    lines.append(
+                        f"  seats {a} and {b} are swapped (each seat's buttons answer "
+                        f"as the other's): fix: swap their cables, or the pins of "
+                        f"[seats.{a}] and [seats.{b}]"
+                    )
                     done.update(mine)
         for k, v in wrong.items():
             if k in done:
@@ -426,19 +490,25 @@ class Doctor:
             x, y = specs[k], specs[v]
             if wrong.get(v) == k:
                 done.update((k, v))
-                lines.append(f"  {_who(x)} {x.button} (GPIO{x.pin}) and {_who(y)} {y.button} "
-                             f"(GPIO{y.pin}) are swapped: fix: swap their wires, or swap the "
-                             "two pins in the config")
+                lines.append(
+                    f"  {_who(x)} {x.button} (GPIO{x.pin}) and {_who(y)} {y.button} "
+                    f"(GPIO{y.pin}) are swapped: fix: swap their wires, or swap the "
+                    "two pins in the config"
+                )
             else:
                 done.add(k)
-                lines.append(f"  {_who(x)} {x.button} (GPIO{x.pin}): pressing it answered as "
-                             f"{_who(y)} {y.button} (GPIO{y.pin}): fix: its wire goes to "
-                             f"GPIO{y.pin}; move it to GPIO{x.pin}")
+                lines.append(
+                    f"  {_who(x)} {x.button} (GPIO{x.pin}): pressing it answered as "
+                    f"{_who(y)} {y.button} (GPIO{y.pin}): fix: its wire goes to "
+                    f"GPIO{y.pin}; move it to GPIO{x.pin}"
+                )
         for k, answer in answers.items():
             if answer is None:
                 x = specs[k]
-                lines.append(f"  {_who(x)} {x.button} GPIO{x.pin}: NO RESPONSE: fix: check the "
-                             f"switch and its wires to GPIO{x.pin} and to GND")
+                lines.append(
+                    f"  {_who(x)} {x.button} GPIO{x.pin}: NO RESPONSE: fix: check the "
+                    f"switch and its wires to GPIO{x.pin} and to GND"
+                )
         return lines
 
     # --- the card scanner --------------------------------------------------------------
@@ -454,8 +524,14 @@ class Doctor:
 
         events: queue.SimpleQueue[object] = queue.SimpleQueue()
         try:
-            link = open_scanner(sc.kind, sc.device, emit=events.put,  # type: ignore[arg-type]
-                                baud=sc.baud, layout=sc.layout, **self.link_options)
+            link = open_scanner(
+                sc.kind,
+                sc.device,
+                emit=events.put,
+                baud=sc.baud,
+                layout=sc.layout,
+                **self.link_options,
+            )
         except (OSError, ValueError) as e:
             self.fault(f"scanner:      FAILED: {e}")
             return
@@ -466,12 +542,16 @@ class Doctor:
                     ev = events.get()
                     if isinstance(ev, LinkEvent):
                         why = ev.message
-                self.fault(f"scanner:      FAILED: {why or f'{sc.device} did not open'}: fix: "
-                           f"plug it in, or correct [scanner] path / usb"
-                           + (" (ls /dev/input/by-id)" if sc.kind == "hid" else ""))
+                self.fault(
+                    f"scanner:      FAILED: {why or f'{sc.device} did not open'}: fix: "
+                    f"plug it in, or correct [scanner] path / usb"
+                    + (" (ls /dev/input/by-id)" if sc.kind == "hid" else "")
+                )
                 return
-            self.say(f"scanner:      {sc.kind} at {link.path}: opened; scan any card "
-                     f"({self.timeout:g} s)")
+            self.say(
+                f"scanner:      {sc.kind} at {link.path}: opened; scan any card "
+                f"({self.timeout:g} s)"
+            )
             deadline = time.monotonic() + self.timeout
             while (left := deadline - time.monotonic()) > 0:
                 try:
@@ -481,11 +561,15 @@ class Doctor:
                 if isinstance(ev, CardEvent):
                     self.say(f"  read {ev.code!r}: ok")
                     return
-            self.not_verified(f"  NOT VERIFIED: no card scanned in {self.timeout:g} s: if you "
-                              "scanned one, check the scanner's mode "
-                              + ("(keyboard, Enter after each code) and [scanner] layout"
-                                 if sc.kind == "hid" else
-                                 "(serial, a line per code) and [scanner] baud"))
+            self.not_verified(
+                f"  NOT VERIFIED: no card scanned in {self.timeout:g} s: if you "
+                "scanned one, check the scanner's mode "
+                + (
+                    "(keyboard, Enter after each code) and [scanner] layout"
+                    if sc.kind == "hid"
+                    else "(serial, a line per code) and [scanner] baud"
+                )
+            )
         finally:
             link.close()
 

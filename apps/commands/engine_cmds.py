@@ -115,13 +115,16 @@ def load_record(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise SystemExit(f"tavola replay: cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        raise SystemExit(f"tavola replay: {path} is not JSON: byte {exc.start} is not UTF-8 "
-                         "text") from None
+        raise SystemExit(
+            f"tavola replay: {path} is not JSON: byte {exc.start} is not UTF-8 text"
+        ) from None
     except (json.JSONDecodeError, RecursionError) as exc:
         raise SystemExit(f"tavola replay: {path} is not JSON: {exc}") from None
     if not isinstance(record, dict):
-        raise SystemExit(f"tavola replay: {path} must hold a JSON object with game, players, "
-                         f"seed, options and actions, not {kind_of(record)}")
+        raise SystemExit(
+            f"tavola replay: {path} must hold a JSON object with game, players, "
+            f"seed, options and actions, not {kind_of(record)}"
+        )
     missing = [k for k in ("game", "players", "actions") if k not in record]
     if missing:
         raise SystemExit(f"tavola replay: {path} lacks {', '.join(missing)}")
@@ -140,18 +143,22 @@ def load_record(path: Path) -> dict[str, Any]:
     check("players", Int(lo=game.min_players, hi=game.max_players), record["players"])
     check("seed", SEED, record.get("seed", 0))
     if not isinstance(record.get("options", {}), dict):
-        raise bad("options", f"must be an object of option names, got "
-                  f"{kind_of(record['options'])}")
+        raise bad("options", f"must be an object of option names, got {kind_of(record['options'])}")
     actions = record["actions"]
     if not isinstance(actions, list):
-        raise bad("actions", f"must be a list of notation strings or [seat, text] pairs, got "
-                  f"{kind_of(actions)}")
+        raise bad(
+            "actions",
+            f"must be a list of notation strings or [seat, text] pairs, got {kind_of(actions)}",
+        )
     for n, item in enumerate(actions, 1):
         if isinstance(item, list) and len(item) == 2:
             continue
         if not isinstance(item, str):
-            raise bad(f"action {n}", f"must be a notation string or a [seat, text] pair, got "
-                      f"{kind_of(item)} {str(item)[:40]!r}")
+            raise bad(
+                f"action {n}",
+                f"must be a notation string or a [seat, text] pair, got "
+                f"{kind_of(item)} {str(item)[:40]!r}",
+            )
     return record
 
 
@@ -159,8 +166,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = load_record(Path(args.file))
     game = engine.get(record["game"])
     try:
-        state = game.new_state(record["players"], seed=record.get("seed", 0),
-                               options=record.get("options"))
+        state = game.new_state(
+            record["players"], seed=record.get("seed", 0), options=record.get("options")
+        )
     except ValueError as exc:
         raise SystemExit(f"tavola replay: {args.file}: options: {exc}") from None
     for position, item in enumerate(record["actions"], 1):
@@ -169,8 +177,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
             state.apply(state.parse_action(text, player=seat))
         except IllegalAction as exc:
             print(
-                json.dumps({"ok": False, "position": position, "action": str(text)[:200],
-                            "reason": str(exc)})
+                json.dumps(
+                    {
+                        "ok": False,
+                        "position": position,
+                        "action": str(text)[:200],
+                        "reason": str(exc),
+                    }
+                )
             )
             return 1
     summary = {
@@ -235,12 +249,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "games_per_s, us_per_action. Exit status 1 if any game raised an error.",
     )
     _game_arg(p)
-    p.add_argument("--games", type=types.count, default=100,
-                   help="how many games (default 100)")
-    p.add_argument("--players", type=types.players,
-                   help="number of players (default: the minimum)")
-    p.add_argument("--seed", type=types.seed, default=1,
-                   help="seed of the first game (default 1)")
+    p.add_argument("--games", type=types.count, default=100, help="how many games (default 100)")
+    p.add_argument("--players", type=types.players, help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=types.seed, default=1, help="seed of the first game (default 1)")
     option_args(p)
     p.add_argument(
         "--max-actions",

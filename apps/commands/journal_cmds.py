@@ -60,18 +60,33 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("journal", help="check the game journal; restore it from its backups",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "journal",
+        help="check the game journal; restore it from its backups",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     journal_sub = p.add_subparsers(dest="journal_command", metavar="COMMAND", required=True)
     for name, func, text in (
-        ("check", cmd_check, "what the journal holds and whether anything is wrong "
-                             "(exit status 1 if so); writes nothing"),
-        ("restore", cmd_restore, "put back what the backups and the mark hold that the "
-                                 "journal lacks"),
+        (
+            "check",
+            cmd_check,
+            "what the journal holds and whether anything is wrong "
+            "(exit status 1 if so); writes nothing",
+        ),
+        (
+            "restore",
+            cmd_restore,
+            "put back what the backups and the mark hold that the journal lacks",
+        ),
     ):
         q = journal_sub.add_parser(name, help=text, description=text)
         q.add_argument("--db", metavar="FILE", help=f"the journal (default {default_path()})")
         if name == "restore":
-            q.add_argument("--from", dest="source", metavar="FILE",
-                           help="also take games from this backup or journal")
+            q.add_argument(
+                "--from",
+                dest="source",
+                metavar="FILE",
+                help="also take games from this backup or journal",
+            )
         q.set_defaults(func=func)

@@ -51,8 +51,11 @@ def key_map(seats: int) -> dict[str, tuple[str, str, bool]]:
 
 def help_text(seats: int) -> str:
     parts = [f"seat {s + 1}: {' '.join(SEAT_KEYS[s])}" for s in range(seats)]
-    return ("keys (previous select next; Shift = hold): " + " | ".join(parts)
-            + " | u undo, m menu (M hold) | [ ] or Page Up/Down scroll the log | Ctrl-C quits")
+    return (
+        "keys (previous select next; Shift = hold): "
+        + " | ".join(parts)
+        + " | u undo, m menu (M hold) | [ ] or Page Up/Down scroll the log | Ctrl-C quits"
+    )
 
 
 def tokens(chunk: str) -> list[str]:
@@ -74,8 +77,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
     seats = args.seats
     if not game.min_players <= seats <= game.max_players:
-        return types.fail("sim", f"--seats: {game.title} is for {game.min_players}-"
-                          f"{game.max_players} players, not {seats}")
+        return types.fail(
+            "sim",
+            f"--seats: {game.title} is for {game.min_players}-"
+            f"{game.max_players} players, not {seats}",
+        )
     options = parse_options(args)
     try:
         game.resolve_options(seats, options)
@@ -91,11 +97,19 @@ def cmd_sim(args: argparse.Namespace) -> int:
         screen.say(holder[0].app if holder else None, text)
 
     with tempfile.TemporaryDirectory(prefix="tavola-sim-") as tmp:
-        journal = Path(args.db) if args.db else (default_path() if args.keep else
-                                                 Path(tmp) / "sim.db")
+        journal = (
+            Path(args.db) if args.db else (default_path() if args.keep else Path(tmp) / "sim.db")
+        )
         try:
-            config = demo_config(game.name, seats, journal=journal, seed=args.seed,
-                                 chance=args.chance, options=options, names=names)
+            config = demo_config(
+                game.name,
+                seats,
+                journal=journal,
+                seed=args.seed,
+                chance=args.chance,
+                options=options,
+                names=names,
+            )
             table = runtime.Appliance(config, say=say)
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
@@ -148,20 +162,42 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "sim", help="a virtual table in the terminal, keys for seat buttons",
+        "sim",
+        help="a virtual table in the terminal, keys for seat buttons",
         description="Draws the table's LEDs in the terminal (over SSH too) and maps keys to "
-        "seat buttons: " + help_text(6) + ". --seats is how many play.")
-    p.add_argument("game", nargs="?", default="strozzi", choices=engine.games(),
-                   help="which game (default strozzi)")
-    p.add_argument("--seats", type=int, default=4, choices=range(1, 7),
-                   help="seats at the virtual table, as many as the game seats (default 4)")
+        "seat buttons: " + help_text(6) + ". --seats is how many play.",
+    )
+    p.add_argument(
+        "game",
+        nargs="?",
+        default="strozzi",
+        choices=engine.games(),
+        help="which game (default strozzi)",
+    )
+    p.add_argument(
+        "--seats",
+        type=int,
+        default=4,
+        choices=range(1, 7),
+        help="seats at the virtual table, as many as the game seats (default 4)",
+    )
     p.add_argument("--seed", type=types.seed, default=None, help="seed of the app's draws")
-    p.add_argument("--chance", choices=("app", "pick"), default="app",
-                   help="the app draws (default) or players pick what came up")
+    p.add_argument(
+        "--chance",
+        choices=("app", "pick"),
+        default="app",
+        help="the app draws (default) or players pick what came up",
+    )
     p.add_argument("--db", help="journal file (default: temporary; see --keep)")
-    p.add_argument("--keep", action="store_true",
-                   help=f"keep games in the user journal for `history` ({default_path()})")
-    p.add_argument("--names", metavar="ANNA,BEN,...",
-                   help="the players' names, seat 1 first: said in every sentence")
+    p.add_argument(
+        "--keep",
+        action="store_true",
+        help=f"keep games in the user journal for `history` ({default_path()})",
+    )
+    p.add_argument(
+        "--names",
+        metavar="ANNA,BEN,...",
+        help="the players' names, seat 1 first: said in every sentence",
+    )
     option_args(p)
     p.set_defaults(func=cmd_sim)

@@ -33,8 +33,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     game = engine.get(args.game)
     players = game.min_players if args.players is None else args.players
     if not game.min_players <= players <= game.max_players:
-        return _fail(f"--players: {game.title} is for {game.min_players}-{game.max_players} "
-                     f"players, not {players}")
+        return _fail(
+            f"--players: {game.title} is for {game.min_players}-{game.max_players} "
+            f"players, not {players}"
+        )
     options = parse_options(args)
     try:
         game.resolve_options(players, options)
@@ -47,10 +49,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
         out.flush()
 
     with tempfile.TemporaryDirectory(prefix="tavola-demo-") as tmp:
-        journal = Path(args.db) if args.db else (default_path() if args.keep else
-                                                 Path(tmp) / "demo.db")
-        config = demo_config(game.name, players, journal=journal, seed=args.seed,
-                             strip=args.strip, chance=args.chance, options=options)
+        journal = (
+            Path(args.db) if args.db else (default_path() if args.keep else Path(tmp) / "demo.db")
+        )
+        config = demo_config(
+            game.name,
+            players,
+            journal=journal,
+            seed=args.seed,
+            strip=args.strip,
+            chance=args.chance,
+            options=options,
+        )
         clock = ManualClock()
         try:
             table = runtime.Appliance(config, clock=clock, button_thread=False, say=say)
@@ -126,8 +136,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_stop)
     signal.signal(signal.SIGHUP, on_hup)
     try:
-        table.run(ready=ready, heartbeat=notifier.watchdog,
-                  heartbeat_s=notifier.watchdog_interval, each_loop=maybe_reload)
+        table.run(
+            ready=ready,
+            heartbeat=notifier.watchdog,
+            heartbeat_s=notifier.watchdog_interval,
+            each_loop=maybe_reload,
+        )
     finally:
         notifier.stopping()
         table.close()
@@ -187,8 +201,9 @@ def _one_game(journal: Journal, game_id: int, export: str | None) -> int:
     except JournalError as exc:
         return _fail(f"history: {exc} (tavola history lists the games)")
     if record.game not in engine.games():
-        return _fail(f"history: game #{game_id} is {record.game!r}, a game this version "
-                     "does not know")
+        return _fail(
+            f"history: game #{game_id} is {record.game!r}, a game this version does not know"
+        )
     try:
         state = replay(record)
     except ValueError as exc:
@@ -206,13 +221,17 @@ def _one_game(journal: Journal, game_id: int, export: str | None) -> int:
             return _fail(f"history: {target} exists; choose a new file name (nothing written)")
         except OSError as exc:
             return _fail(f"history: cannot write {target}: {exc.strerror}")
-        print(f"wrote game #{game_id} ({len(state.history)} actions) to {target}; "
-              f"check it with: tavola replay {target}")
+        print(
+            f"wrote game #{game_id} ({len(state.history)} actions) to {target}; "
+            f"check it with: tavola replay {target}"
+        )
         return 0
     title = engine.get(record.game).title
     when = datetime.datetime.fromtimestamp(record.started).strftime("%Y-%m-%d %H:%M")
-    print(f"#{record.id} {when} {title}, {record.players} players, seed {record.seed}, "
-          f"{record.status}")
+    print(
+        f"#{record.id} {when} {title}, {record.players} players, seed {record.seed}, "
+        f"{record.status}"
+    )
     for line in game_log(record):
         print(line)
     return 0
@@ -220,49 +239,81 @@ def _one_game(journal: Journal, game_id: int, export: str | None) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "demo", help="bots play a whole game by pressing mocked seat buttons",
+        "demo",
+        help="bots play a whole game by pressing mocked seat buttons",
         description="Bots play a whole game through the real input path: they press mocked "
         "GPIO buttons, the table's menus, journal and lights run as on a Pi. The same seed "
-        "prints the same output byte for byte.")
+        "prints the same output byte for byte.",
+    )
     p.add_argument("game", choices=engine.games(), help="which game")
-    p.add_argument("--players", type=types.players,
-                   help="number of players (default: the minimum)")
-    p.add_argument("--seed", type=types.seed, default=1,
-                   help="seed for bots and draws (default 1)")
-    p.add_argument("--strip", choices=("mock", "terminal"), default="mock",
-                   help="where frames go: a recording strip (default) or the terminal")
-    p.add_argument("--chance", choices=("app", "pick"), default="app",
-                   help="the app draws (default) or the players pick what came up")
-    p.add_argument("--db", help="journal file; an unfinished game in it is resumed "
-                   "(default: a temporary file)")
-    p.add_argument("--keep", action="store_true",
-                   help=f"keep the game in the user journal for `history` ({default_path()})")
-    p.add_argument("--noise", type=types.probability, default=0.0,
-                   help="probability of an out-of-turn press before each decision")
-    p.add_argument("--pace", type=types.seconds, default=0.0,
-                   help="real seconds to wait after each press (to watch, or to crash-test)")
+    p.add_argument("--players", type=types.players, help="number of players (default: the minimum)")
+    p.add_argument("--seed", type=types.seed, default=1, help="seed for bots and draws (default 1)")
+    p.add_argument(
+        "--strip",
+        choices=("mock", "terminal"),
+        default="mock",
+        help="where frames go: a recording strip (default) or the terminal",
+    )
+    p.add_argument(
+        "--chance",
+        choices=("app", "pick"),
+        default="app",
+        help="the app draws (default) or the players pick what came up",
+    )
+    p.add_argument(
+        "--db", help="journal file; an unfinished game in it is resumed (default: a temporary file)"
+    )
+    p.add_argument(
+        "--keep",
+        action="store_true",
+        help=f"keep the game in the user journal for `history` ({default_path()})",
+    )
+    p.add_argument(
+        "--noise",
+        type=types.probability,
+        default=0.0,
+        help="probability of an out-of-turn press before each decision",
+    )
+    p.add_argument(
+        "--pace",
+        type=types.seconds,
+        default=0.0,
+        help="real seconds to wait after each press (to watch, or to crash-test)",
+    )
     option_args(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser(
-        "run", help="the appliance: run the table from a config file",
+        "run",
+        help="the appliance: run the table from a config file",
         description="Runs the table from a TOML config (seats, table buttons, strip, pipeline, "
-        "[app]). With backend = \"terminal\" or \"mock\" it runs without a Pi.")
+        '[app]). With backend = "terminal" or "mock" it runs without a Pi.',
+    )
     p.add_argument("--config", required=True, help="the config file, e.g. /etc/tavola/tavola.toml")
     p.add_argument("--verbose", action="store_true", help="log debug messages too")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
-        "history", help="finished games with their scores; one game's breakdown and log",
+        "history",
+        help="finished games with their scores; one game's breakdown and log",
         description="Lists finished games from the journal, newest first, with the result "
         "(the tie-break that decided it, a solo automa's win). With GAME (the number "
         "before the date): that game's log, each scoring step as a sentence, and each "
-        "seat's breakdown; with --export FILE the file `tavola replay` reads.")
-    p.add_argument("game", nargs="?", type=types.count, metavar="GAME",
-                   help="a game's number from the list: show its log and breakdown")
+        "seat's breakdown; with --export FILE the file `tavola replay` reads.",
+    )
+    p.add_argument(
+        "game",
+        nargs="?",
+        type=types.count,
+        metavar="GAME",
+        help="a game's number from the list: show its log and breakdown",
+    )
     p.add_argument("--db", help=f"journal file (default {default_path()})")
     p.add_argument("--limit", type=types.count, default=20, help="how many games (default 20)")
-    p.add_argument("--export", metavar="FILE",
-                   help="with GAME: write it as the JSON file `tavola replay` reads "
-                   "(never over an existing file; - for standard output)")
+    p.add_argument(
+        "--export",
+        metavar="FILE",
+        help="with GAME: write it as the JSON file `tavola replay` reads "
+        "(never over an existing file; - for standard output)",
+    )
     p.set_defaults(func=cmd_history)

@@ -99,10 +99,14 @@ class Lobby:
                 joined.append(seat)
                 now = [name for name, _ in self.palette()]
                 label = self.table.seat_label
-                moved = "".join(f" {label(s, capital=True)} is {now[i]} now."
-                                for i, s in enumerate(joined[:-1]) if before[i] != now[i])
-                self.table.say(f"{label(seat, capital=True)} joined as {now[len(joined) - 1]}."
-                               f"{moved}")
+                moved = "".join(
+                    f" {label(s, capital=True)} is {now[i]} now."
+                    for i, s in enumerate(joined[:-1])
+                    if before[i] != now[i]
+                )
+                self.table.say(
+                    f"{label(seat, capital=True)} joined as {now[len(joined) - 1]}.{moved}"
+                )
                 if len(joined) == game.max_players:
                     self.start_if_ready()
         elif command == "back":

@@ -326,8 +326,10 @@ class Session:
             if table.mode == "playing" and history and len(history) > self.locked:
                 # the draw waits for the next press: until then the action stays undoable
                 self.held = True
-                table.say(f"Undo takes back {self.name(history[-1].player)}'s "
-                          f"'{history[-1].text}'; any button goes on.")
+                table.say(
+                    f"Undo takes back {self.name(history[-1].player)}'s "
+                    f"'{history[-1].text}'; any button goes on."
+                )
                 return
             self.auto_draw()
             return

@@ -66,8 +66,9 @@ class Breakdown:
 def replayed(state: State) -> Iterator[tuple[Action, list[Event]]]:
     """Every action of `state`'s history with the events it caused, replayed from the
     seed on a fresh state (the state itself is not touched)."""
-    fresh = state.game.new_state(state.players, seed=state.seed, options=state.options,
-                                 data=state.data)
+    fresh = state.game.new_state(
+        state.players, seed=state.seed, options=state.options, data=state.data
+    )
     for action in state.history:
         yield action, fresh.apply(action)
 

@@ -305,8 +305,7 @@ class State(ABC):
         return f"Waiting for {names(player)}."
 
     # --- scores in words (engine.core.scoring) ------------------------------------
-    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name
-                    ) -> list[ScoreStep]:
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name) -> list[ScoreStep]:
         """The scoring steps among `events`, each with its sentence; a game without
         scoring events to explain gives none."""
         return []
@@ -426,15 +425,21 @@ class State(ABC):
         and callers catch IllegalAction only.
         """
         if not isinstance(text, str):
-            raise UnknownNotation(f"{_quote(repr(text))} is not an action: actions are written "
-                                  f"in notation, like {self._example()}.")
+            raise UnknownNotation(
+                f"{_quote(repr(text))} is not an action: actions are written "
+                f"in notation, like {self._example()}."
+            )
         if player is not None and (isinstance(player, bool) or not isinstance(player, int)):
-            raise IllegalAction(f"{_quote(repr(player))} is not a seat: seats are numbered "
-                                f"0 to {self.players - 1} (and {CHANCE} for a draw).")
+            raise IllegalAction(
+                f"{_quote(repr(player))} is not a seat: seats are numbered "
+                f"0 to {self.players - 1} (and {CHANCE} for a draw)."
+            )
         canon = normalise(text)
         if len(canon) > MAX_NOTATION:
-            raise UnknownNotation(f"{_quote(canon)} is not an action: notation is a few words, "
-                                  f"like {self._example()}.")
+            raise UnknownNotation(
+                f"{_quote(canon)} is not an action: notation is a few words, "
+                f"like {self._example()}."
+            )
         current = self.current_player()
         if player is None or player == current:
             for action in self.legal_actions():
@@ -475,8 +480,9 @@ class State(ABC):
         if reason is None:
             options = ", ".join(a.text for a in self.legal_actions()[:12])
             more = "" if len(self.legal_actions()) <= 12 else ", ..."
-            reason = (f"{_quote(text)} is not possible now. {self.describe()} "
-                      f"Possible: {options}{more}.")
+            reason = (
+                f"{_quote(text)} is not possible now. {self.describe()} Possible: {options}{more}."
+            )
         raise IllegalAction(reason)
 
     # --- persistence --------------------------------------------------------------

@@ -433,8 +433,7 @@ class FlorenceState(State):
     def tiebreak(self, names: SeatNamer = seat_name) -> str | None:
         return score_words.tiebreak(self, names) if self.is_over() else None
 
-    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name
-                    ) -> list[ScoreStep]:
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name) -> list[ScoreStep]:
         return score_words.steps(self, events, names)
 
     # --- words for the table ----------------------------------------------------------------

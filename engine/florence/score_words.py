@@ -34,32 +34,53 @@ def _step(state: FlorenceState, e: Event, names: SeatNamer) -> list[ScoreStep]:
     who = capital(label(state, p, names))
     kind = e.kind
     if kind == "prime_position":
-        return [ScoreStep(p, d["vp"], "Prime Positions",
-                          f"{who} holds the Prime Position at location {d['location']}: "
-                          f"{d['vp']} VP.")]
+        return [
+            ScoreStep(
+                p,
+                d["vp"],
+                "Prime Positions",
+                f"{who} holds the Prime Position at location {d['location']}: {d['vp']} VP.",
+            )
+        ]
     if kind == "queue_scored":
-        return [ScoreStep(p, d["vp"], "queues",
-                          f"{who} is {_ordinal(d['position'])} in the queue at location "
-                          f"{d.get('location', '?')}: {d['vp']} VP.")]
+        return [
+            ScoreStep(
+                p,
+                d["vp"],
+                "queues",
+                f"{who} is {_ordinal(d['position'])} in the queue at location "
+                f"{d.get('location', '?')}: {d['vp']} VP.",
+            )
+        ]
     if kind == "brag":
-        return [ScoreStep(p, d["vp"], "brags",
-                          f"{who} brags on location {d['location']} ({d['tile']}): "
-                          f"{d['vp']} VP.")]
+        return [
+            ScoreStep(
+                p,
+                d["vp"],
+                "brags",
+                f"{who} brags on location {d['location']} ({d['tile']}): {d['vp']} VP.",
+            )
+        ]
     if kind == "escort" and d.get("vp"):
         owner = d["owner"]
         road = d["road"]
         whose = capital(label(state, owner, names))
-        text = (f"{whose}'s Escort on road {road} scores {d['vp']} VP."
-                if owner == p else
-                f"{whose}'s Escort on road {road} scores {d['vp']} VP as "
-                f"{label(state, p, names)} passes.")
+        text = (
+            f"{whose}'s Escort on road {road} scores {d['vp']} VP."
+            if owner == p
+            else f"{whose}'s Escort on road {road} scores {d['vp']} VP as "
+            f"{label(state, p, names)} passes."
+        )
         return [ScoreStep(owner, d["vp"], "escorts", text)]
     if kind == "bonus" and d.get("bonus") == "vp":
         vp = d.get("vp", 0)
         return [ScoreStep(p, vp, "bonus", f"{who} takes the VP bonus: {vp} VP.")]
     if kind == "giovanni_claimed" and d.get("vp"):
-        return [ScoreStep(p, d["vp"], "Giovanni",
-                          f"{who} claims Giovanni's award {d['award']}: {d['vp']} VP.")]
+        return [
+            ScoreStep(
+                p, d["vp"], "Giovanni", f"{who} claims Giovanni's award {d['award']}: {d['vp']} VP."
+            )
+        ]
     if kind == "strozzi_party" and d.get("vp"):
         return [ScoreStep(p, d["vp"], "party", f"{who} throws a party: {d['vp']} VP.")]
     if kind == "strozzi_vp" and d.get("vp"):
@@ -68,9 +89,14 @@ def _step(state: FlorenceState, e: Event, names: SeatNamer) -> list[ScoreStep]:
         time_vp, scheme = d["time_vp"], d["scheme_vp"]
         return [
             ScoreStep(p, time_vp, "time", f"{who} scores {time_vp} VP for remaining time."),
-            ScoreStep(p, scheme, "scheme",
-                      f"{who}'s scheme card scores {scheme} VP."
-                      if scheme else f"{who}'s scheme card scores nothing."),
+            ScoreStep(
+                p,
+                scheme,
+                "scheme",
+                f"{who}'s scheme card scores {scheme} VP."
+                if scheme
+                else f"{who}'s scheme card scores nothing.",
+            ),
         ][: 1 if p == state.automa and not scheme else 2]  # an automa holds no scheme
     return []
 
@@ -92,8 +118,10 @@ def tiebreak(state: FlorenceState, names: SeatNamer) -> str | None:
     if state.automa >= 0:
         if vp[0] != vp[state.automa]:
             return None
-        return (f"{capital(names(0))} and {AUTOMA} have {vp[0]} VP each: a solo player must "
-                f"have more VP than Strozzi to win.")
+        return (
+            f"{capital(names(0))} and {AUTOMA} have {vp[0]} VP each: a solo player must "
+            f"have more VP than Strozzi to win."
+        )
     best = max(vp[: state.players])
     tied = [s for s in range(state.players) if vp[s] == best]
     if len(tied) < 2:
@@ -104,13 +132,19 @@ def tiebreak(state: FlorenceState, names: SeatNamer) -> str | None:
     tied.sort(key=lambda s: (family[s], gifts[s]), reverse=True)
     won, other = tied[0], tied[1]
     if family[won] > family[other]:
-        return (f"{all_tied}; {names(won)} wins the tie with more Family Members on the "
-                f"main board ({family[won]} against {family[other]}).")
+        return (
+            f"{all_tied}; {names(won)} wins the tie with more Family Members on the "
+            f"main board ({family[won]} against {family[other]})."
+        )
     if gifts[won] > gifts[other]:
-        return (f"{all_tied} and {family[won]} Family Members on the main board; "
-                f"{names(won)} wins the tie with more Gifts given ({gifts[won]} against "
-                f"{gifts[other]}).")
+        return (
+            f"{all_tied} and {family[won]} Family Members on the main board; "
+            f"{names(won)} wins the tie with more Gifts given ({gifts[won]} against "
+            f"{gifts[other]})."
+        )
     sharing = [s for s in tied if (family[s], gifts[s]) == (family[won], gifts[won])]
-    return (f"{all_tied}, {family[won]} Family Members on the main board and "
-            f"{gifts[won]} Gifts given: {joined([names(s) for s in sharing])} share the "
-            f"victory.")
+    return (
+        f"{all_tied}, {family[won]} Family Members on the main board and "
+        f"{gifts[won]} Gifts given: {joined([names(s) for s in sharing])} share the "
+        f"victory."
+    )

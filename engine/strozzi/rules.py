@@ -675,8 +675,17 @@ class EndOfTheGame(Rule["StrozziState"]):
             ranked.sort(key=lambda s: -totals[s])  # stable: Florence order breaks ties
             for rank, (seat, points) in enumerate(zip(ranked, r.progress_points, strict=False), 1):
                 tied = sum(1 for s in ranked if totals[s] == totals[seat]) > 1
-                award(state, seat, points, "progress", category, events, rank=rank,
-                      value=totals[seat], tied=tied)
+                award(
+                    state,
+                    seat,
+                    points,
+                    "progress",
+                    category,
+                    events,
+                    rank=rank,
+                    value=totals[seat],
+                    tied=tied,
+                )
 
     @staticmethod
     def winner(state: StrozziState) -> list[int]:
@@ -699,8 +708,10 @@ class EndOfTheGame(Rule["StrozziState"]):
             why = f"space {pos[won]} against {pos[other]}"
         else:
             why = f"both on space {pos[won]}, {names(won)}'s marker leftmost, first to arrive"
-        return (f"{capital(joined([names(s) for s in tied]))} have {best} each; "
-                f"{names(won)} wins the tie with the better marker in Florence ({why}).")
+        return (
+            f"{capital(joined([names(s) for s in tied]))} have {best} each; "
+            f"{names(won)} wins the tie with the better marker in Florence ({why})."
+        )
 
 
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -718,11 +729,14 @@ def score_step(event: Event, names: SeatNamer) -> ScoreStep | None:
     if reason == "ship":
         text = f"{who}'s ship is {rank} in {d['city'].capitalize()}: {points}."
     elif reason == "marker":
-        text = (f"{who}'s marker is {rank} in {d['city'].capitalize()} "
-                f"(space {d['space']}): {points}.")
+        text = (
+            f"{who}'s marker is {rank} in {d['city'].capitalize()} (space {d['space']}): {points}."
+        )
     elif reason == "bonus":
-        text = (f"{who}'s marker is on the bonus space {d['space']} in "
-                f"{d['city'].capitalize()}: {points} more.")
+        text = (
+            f"{who}'s marker is on the bonus space {d['space']} in "
+            f"{d['city'].capitalize()}: {points} more."
+        )
     else:
         value = f" ({d['value']} on its tokens)" if "value" in d else ""
         tie = ", a tie decided by the better marker in Florence" if d.get("tied") else ""
@@ -867,8 +881,7 @@ class StrozziState(State):
     def tiebreak(self, names: SeatNamer = seat_name) -> str | None:
         return END_OF_GAME.tiebreak(self, names) if self.is_over() else None
 
-    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name
-                    ) -> list[ScoreStep]:
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name) -> list[ScoreStep]:
         return [step for e in events if (step := score_step(e, names)) is not None]
 
     # --- words for the table ---------------------------------------------------------

@@ -82,8 +82,11 @@ class Bank:
         events = self.events
         for pin, button in self.pins:
             pressed = not pin.value()
-            if pressed != button.raw or button.raw != button.stable or (
-                    button.stable and not button.held):
+            if (
+                pressed != button.raw
+                or button.raw != button.stable
+                or (button.stable and not button.held)
+            ):
                 for kind in button.update(pressed, now_ms):
                     events.append((button.seat, button.button, kind))
         return True

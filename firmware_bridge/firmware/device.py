@@ -23,8 +23,14 @@ class Device:
     tells the host the count in force, so a host asking for more can say so.
     """
 
-    def __init__(self, write, max_leds: int, channels: int = 3, on_leds=None,
-                 firmware: str = proto.FIRMWARE_ID) -> None:
+    def __init__(
+        self,
+        write,
+        max_leds: int,
+        channels: int = 3,
+        on_leds=None,
+        firmware: str = proto.FIRMWARE_ID,
+    ) -> None:
         self.write = write
         self.max_leds = max_leds
         self.led_count = 0  # until a host says how many it drives
@@ -60,7 +66,7 @@ class Device:
         """Report a tag id; False (dropped) while no host listens."""
         if not self.connected:
             return False
-        self._send(proto.CARD, (reader,), code.encode()[:proto.MAX_CODE], True)
+        self._send(proto.CARD, (reader,), code.encode()[: proto.MAX_CODE], True)
         return True
 
     def button(self, seat: int, button: int, kind: int) -> bool:
@@ -104,8 +110,11 @@ class Device:
             self._led(fields[0], fields[1], fields[2], tail)
 
     def _hello_ack(self) -> None:
-        self._send(proto.HELLO_ACK, (proto.PROTOCOL_VERSION, self.led_count, self.channels),
-                   self.firmware.encode())
+        self._send(
+            proto.HELLO_ACK,
+            (proto.PROTOCOL_VERSION, self.led_count, self.channels),
+            self.firmware.encode(),
+        )
 
     def _led(self, frame_id: int, offset: int, total: int, data: bytes) -> None:
         size = self.led_count * self.channels
@@ -119,7 +128,7 @@ class Device:
             self.led_id = frame_id
             self.led_total = total
             self.led_got = 0
-        self.leds[offset:offset + len(data)] = data
+        self.leds[offset : offset + len(data)] = data
         self.led_got += len(data)
         if self.led_got >= total:
             self.led_id = -1

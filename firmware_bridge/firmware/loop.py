@@ -19,8 +19,9 @@ ESCAPE_MS = 5000  # after boot, a Ctrl-C before any frame leaves the board at th
 SLOW_MS = 5  # a packet read that took longer waited for input that was not padded
 
 
-def boot_escape(held, waiting, read_byte, ticks_ms, ticks_diff, sleep_ms,
-                window_ms: int = ESCAPE_MS) -> tuple:
+def boot_escape(
+    held, waiting, read_byte, ticks_ms, ticks_diff, sleep_ms, window_ms: int = ESCAPE_MS
+) -> tuple:
     """(escape, bytes already read): whether to leave the board at the REPL.
 
     Escape if `held()` (a button held at power-up), or if a Ctrl-C (0x03) arrives in
@@ -56,8 +57,9 @@ class PacketReader:
     the next byte begins a new write.
     """
 
-    def __init__(self, readinto, waiting, ticks_ms, ticks_diff,
-                 size: int = proto.USB_PACKET) -> None:
+    def __init__(
+        self, readinto, waiting, ticks_ms, ticks_diff, size: int = proto.USB_PACKET
+    ) -> None:
         self.readinto = readinto
         self.waiting = waiting
         self.ticks_ms = ticks_ms

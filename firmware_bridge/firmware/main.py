@@ -33,9 +33,14 @@ RFID_UART = 1
 RFID_RX_PIN = 5  # RDM6300 TX (through a divider: the module is 5 V)
 #: (GPIO, seat, button): seat 0 is the table (undo, menu); buttons as in proto.BUTTONS
 BUTTON_PINS = (
-    (10, 1, "previous"), (11, 1, "select"), (12, 1, "next"),
-    (13, 2, "previous"), (14, 2, "select"), (15, 2, "next"),
-    (20, 0, "undo"), (21, 0, "menu"),
+    (10, 1, "previous"),
+    (11, 1, "select"),
+    (12, 1, "next"),
+    (13, 2, "previous"),
+    (14, 2, "select"),
+    (15, 2, "next"),
+    (20, 0, "undo"),
+    (21, 0, "menu"),
 )
 ESCAPE_PIN = 21  # held down at power-up: the firmware does not start (the table's menu)
 SAMPLE_MS = 1  # buttons sampled every millisecond, whatever the USB stream does
@@ -59,8 +64,14 @@ def main() -> None:
         return one[0]
 
     escape_pin = Pin(ESCAPE_PIN, Pin.IN, Pin.PULL_UP)
-    escape, early = loop.boot_escape(lambda: not escape_pin.value(), waiting, read_byte,
-                                     time.ticks_ms, time.ticks_diff, time.sleep_ms)
+    escape, early = loop.boot_escape(
+        lambda: not escape_pin.value(),
+        waiting,
+        read_byte,
+        time.ticks_ms,
+        time.ticks_diff,
+        time.sleep_ms,
+    )
     if escape:
         micropython.kbd_intr(3)
         print("tavola: firmware not started; this is the REPL (Ctrl-D starts it again)")
@@ -78,12 +89,17 @@ def main() -> None:
                 if presence.new(code, now):
                     dev.card(code)
 
-    bank = buttons.Bank([(Pin(gpio, Pin.IN, Pin.PULL_UP),
-                          buttons.Debounced(seat, proto.BUTTONS.index(name)))
-                         for gpio, seat, name in BUTTON_PINS], SAMPLE_MS)
+    bank = buttons.Bank(
+        [
+            (Pin(gpio, Pin.IN, Pin.PULL_UP), buttons.Debounced(seat, proto.BUTTONS.index(name)))
+            for gpio, seat, name in BUTTON_PINS
+        ],
+        SAMPLE_MS,
+    )
     usb = loop.PacketReader(usb_in.readinto, waiting, time.ticks_ms, time.ticks_diff)
-    board = loop.Board(dev, usb, bank, time.ticks_ms, time.ticks_diff, time.sleep_ms,
-                       (cards, strip.poll))
+    board = loop.Board(
+        dev, usb, bank, time.ticks_ms, time.ticks_diff, time.sleep_ms, (cards, strip.poll)
+    )
     if early:
         dev.feed(early, 0)
     board.run()

@@ -63,7 +63,7 @@ class Rdm6300:
 def check(body: bytes):
     """The tag id of twelve hex characters if their checksum holds, else None."""
     text = body.decode().upper()
-    values = [int(text[i:i + 2], 16) for i in range(0, _BODY, 2)]
+    values = [int(text[i : i + 2], 16) for i in range(0, _BODY, 2)]
     x = 0
     for v in values[:5]:
         x ^= v
@@ -77,7 +77,7 @@ def frame(code: str) -> bytes:
         raise ValueError(f"an RDM6300 tag id is ten hex characters, not {code!r}")
     x = 0
     for i in range(0, 10, 2):
-        x ^= int(text[i:i + 2], 16)
+        x ^= int(text[i : i + 2], 16)
     return bytes((STX,)) + f"{text}{x:02X}".encode() + bytes((ETX,))
 
 

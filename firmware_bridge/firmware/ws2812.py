@@ -22,8 +22,9 @@ LATCH_US = 300  # WS2812B-V5 latch a frame after 280 us of low data
 BYTE_US = 10  # 8 bits of 1.25 us
 
 
-@rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True,
-             pull_thresh=8)
+@rp2.asm_pio(
+    sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT, autopull=True, pull_thresh=8
+)
 def _ws2812():
     # 10 PIO cycles a bit at 8 MHz = 1.25 us: high 2 cycles, then the bit for 5, then low 3
     wrap_target()  # noqa: F821 (names the rp2 assembler provides)
@@ -70,7 +71,7 @@ class Ws2812:
         buf[:n] = memoryview(self.kept)[:n]
         length = n
         if self.lit > n:
-            buf[n:self.lit] = bytes(self.lit - n)
+            buf[n : self.lit] = bytes(self.lit - n)
             length = self.lit
         self.lit = n
         self.dma.config(read=buf, write=self.sm, count=length, ctrl=self.ctrl, trigger=True)

@@ -48,10 +48,13 @@ class Backend:
 
 
 MCU = Backend(
-    "mcu", default_order="GRB", channels=(3,),
+    "mcu",
+    default_order="GRB",
+    channels=(3,),
     channels_help="the table microcontroller drives 3-channel WS2812 strips only",
     unopened="the mcu backend rides the [mcu] board's link: open it with "
-             "firmware_bridge.mcu.McuStrip (apps.runtime does)")
+    "firmware_bridge.mcu.McuStrip (apps.runtime does)",
+)
 """The table microcontroller's strip: hw imports no serial protocol, so it has no module
 here; its device is the `[mcu]` table's (firmware_bridge.config)."""
 

@@ -46,8 +46,16 @@ def header(n: int) -> bytes:
 
 
 class AdalightStrip(ByteStrip):
-    def __init__(self, n: int, *, port: str, baud: int = 115_200, greeting_s: float = 0.0,
-                 keepalive_s: float | None = None, serial_factory: Any = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        *,
+        port: str,
+        baud: int = 115_200,
+        greeting_s: float = 0.0,
+        keepalive_s: float | None = None,
+        serial_factory: Any = None,
+    ) -> None:
         super().__init__(n, order="RGB")
         self._header = header(n)
         self.port = port
@@ -56,15 +64,19 @@ class AdalightStrip(ByteStrip):
             try:
                 import serial  # lazily: imported only when a port opens
             except ImportError:
-                raise StripError("the adalight backend needs pyserial: pip install pyserial"
-                                 ) from None
+                raise StripError(
+                    "the adalight backend needs pyserial: pip install pyserial"
+                ) from None
             serial_factory = serial.Serial
         try:
             self._serial = serial_factory(port, baudrate=baud, timeout=0, write_timeout=2)
         except (OSError, ValueError) as e:  # serial.SerialException is an OSError
             absent = getattr(e, "errno", None) in ABSENT
-            raise StripError(f"cannot open {port}: {e} (is the device plugged in, and is the "
-                             "user in the dialout group?)", absent=absent) from None
+            raise StripError(
+                f"cannot open {port}: {e} (is the device plugged in, and is the "
+                "user in the dialout group?)",
+                absent=absent,
+            ) from None
         #: True: the board said `Ada`; False: no greeting within greeting_s; None: not awaited
         self.greeted: bool | None = None
         self.greeting_wait_s = 0.0
@@ -74,8 +86,9 @@ class AdalightStrip(ByteStrip):
                 self.greeted = self._await_greeting(greeting_s)
             except (OSError, ValueError) as e:
                 self._serial.close()
-                raise StripError(f"{port} failed while waiting for its greeting: {e} "
-                                 "(unplugged?)", absent=True) from None
+                raise StripError(
+                    f"{port} failed while waiting for its greeting: {e} (unplugged?)", absent=True
+                ) from None
             self.greeting_wait_s = time.monotonic() - t0
 
     def _await_greeting(self, seconds: float) -> bool:
@@ -116,15 +129,24 @@ class AdalightStrip(ByteStrip):
 
 # --- the backend as the config file sees it ------------------------------------------------
 def _settings(t: Section, keys: Table) -> dict[str, Any]:
-    return dict(port=t["port"], baud=t["baud"], greeting_s=t["greeting_s"],
-                keepalive_s=t["keepalive_s"] or None)
+    return dict(
+        port=t["port"],
+        baud=t["baud"],
+        greeting_s=t["greeting_s"],
+        keepalive_s=t["keepalive_s"] or None,
+    )
 
 
 def _open(config: StripConfig, **overrides: Any) -> AdalightStrip:
     assert config.port is not None  # a required key
-    return AdalightStrip(config.count, port=config.port, baud=config.baud,
-                         greeting_s=config.greeting_s, keepalive_s=config.keepalive_s,
-                         **overrides)
+    return AdalightStrip(
+        config.count,
+        port=config.port,
+        baud=config.baud,
+        greeting_s=config.greeting_s,
+        keepalive_s=config.keepalive_s,
+        **overrides,
+    )
 
 
 BACKEND = Backend(
@@ -132,10 +154,21 @@ BACKEND = Backend(
     Table(
         Key("port", Text(example="/dev/ttyACM0"), help="its serial device"),
         Key("baud", Int(lo=1200, hi=4_000_000), 115_200),
-        Key("greeting_s", Number(lo=0, hi=30), 3.0,
-            "wait this long for an Arduino's 'Ada' after it resets on open; 0 for WLED"),
-        Key("keepalive_s", Number(lo=0, hi=60), 1.0,
-            "send the frame again this often (WLED drops realtime after 2.5 s); 0: never"),
+        Key(
+            "greeting_s",
+            Number(lo=0, hi=30),
+            3.0,
+            "wait this long for an Arduino's 'Ada' after it resets on open; 0 for WLED",
+        ),
+        Key(
+            "keepalive_s",
+            Number(lo=0, hi=60),
+            1.0,
+            "send the frame again this often (WLED drops realtime after 2.5 s); 0: never",
+        ),
     ),
-    channels=(3,), channels_help="Adalight carries RGB only; set the device's own order",
-    settings=_settings, open=_open)
+    channels=(3,),
+    channels_help="Adalight carries RGB only; set the device's own order",
+    settings=_settings,
+    open=_open,
+)

@@ -70,8 +70,10 @@ class SpiTiming:
 
 def spi_timing(hz: int) -> SpiTiming:
     """The encoding for SPI clock `hz`; ValueError (saying which clocks work) if none fits."""
-    hint = ("use 3200000 (4 bits) or 6400000 (8 bits); 2400000 (3 bits) and 4000000 "
-            "(5 bits) also make WS2812 bits, but not where SPI idles a clock between bytes")
+    hint = (
+        "use 3200000 (4 bits) or 6400000 (8 bits); 2400000 (3 bits) and 4000000 "
+        "(5 bits) also make WS2812 bits, but not where SPI idles a clock between bytes"
+    )
     if hz <= 0:
         raise ValueError(f"{hz} Hz is not a clock; {hint}")
     bits = round(BIT_PERIOD[0] * hz)
@@ -80,12 +82,19 @@ def spi_timing(hz: int) -> SpiTiming:
     high0 = max(1, round(T0H[0] * hz))
     high1 = min(bits - 1, round(T1H[0] * hz))
     t = 1 / hz
-    checks = [("T0H", high0 * t, T0H), ("T1H", high1 * t, T1H), ("T0L", (bits - high0) * t, T0L),
-              ("T1L", (bits - high1) * t, T1L), ("bit period", bits * t, BIT_PERIOD)]
+    checks = [
+        ("T0H", high0 * t, T0H),
+        ("T1H", high1 * t, T1H),
+        ("T0L", (bits - high0) * t, T0L),
+        ("T1L", (bits - high1) * t, T1L),
+        ("bit period", bits * t, BIT_PERIOD),
+    ]
     for name, got, (nominal, tol) in checks:
         if abs(got - nominal) > tol + 1e-12:
-            raise ValueError(f"{hz} Hz gives {name} = {got * 1e9:.0f} ns, outside WS2812's "
-                             f"{nominal * 1e9:.0f} ± {tol * 1e9:.0f} ns; {hint}")
+            raise ValueError(
+                f"{hz} Hz gives {name} = {got * 1e9:.0f} ns, outside WS2812's "
+                f"{nominal * 1e9:.0f} ± {tol * 1e9:.0f} ns; {hint}"
+            )
     return SpiTiming(hz=hz, bits=bits, high0=high0, high1=high1)
 
 
@@ -119,17 +128,30 @@ class SpiEncoder:
 class SpiStrip(ByteStrip):
     """A WS2812 strip on SPI MOSI (GPIO10 for bus 0)."""
 
-    def __init__(self, n: int, *, order: str = "GRB", bus: int = 0, device: int = 0,
-                 hz: int = DEFAULT_HZ, bufsiz_path: str | Path = BUFSIZ_PATH) -> None:
+    def __init__(
+        self,
+        n: int,
+        *,
+        order: str = "GRB",
+        bus: int = 0,
+        device: int = 0,
+        hz: int = DEFAULT_HZ,
+        bufsiz_path: str | Path = BUFSIZ_PATH,
+    ) -> None:
         if len(order) != 3:
-            raise StripError("the spi backend drives 3-channel WS2812 strips; set order to "
-                             "e.g. 'GRB'")
+            raise StripError(
+                "the spi backend drives 3-channel WS2812 strips; set order to e.g. 'GRB'"
+            )
         super().__init__(n, order=order)
         self.encoder = SpiEncoder(hz)
         if not self.encoder.timing.byte_aligned:
-            log.warning("spi_hz = %d puts WS2812 bits across SPI byte boundaries: where the "
-                        "SPI block idles a clock between bytes (Pi 4 DMA transfers) the LEDs "
-                        "garble; %d or 6400000 survive it", hz, DEFAULT_HZ)
+            log.warning(
+                "spi_hz = %d puts WS2812 bits across SPI byte boundaries: where the "
+                "SPI block idles a clock between bytes (Pi 4 DMA transfers) the LEDs "
+                "garble; %d or 6400000 survive it",
+                hz,
+                DEFAULT_HZ,
+            )
         try:
             import spidev  # lazily: hardware library, imported only when used
         except ImportError:
@@ -139,12 +161,15 @@ class SpiStrip(ByteStrip):
         try:
             self._spi.open(bus, device)
         except FileNotFoundError:
-            raise StripError(f"{dev} does not exist: enable SPI (raspi-config > Interface "
-                             "Options > SPI, or dtparam=spi=on in /boot/firmware/config.txt)"
-                             ) from None
+            raise StripError(
+                f"{dev} does not exist: enable SPI (raspi-config > Interface "
+                "Options > SPI, or dtparam=spi=on in /boot/firmware/config.txt)"
+            ) from None
         except PermissionError:
-            raise StripError(f"no permission for {dev}: add the user to the spi group "
-                             "(sudo usermod -aG spi $USER) and log in again") from None
+            raise StripError(
+                f"no permission for {dev}: add the user to the spi group "
+                "(sudo usermod -aG spi $USER) and log in again"
+            ) from None
         # after the open: SPI off is the first thing to fix, the buffer the second
         frame_len = len(self.encoder.encode(bytes(n * 3)))
         bufsiz = _read_int(bufsiz_path)
@@ -154,7 +179,8 @@ class SpiStrip(ByteStrip):
                 f"a frame of {n} LEDs is {frame_len} SPI bytes but spidev sends at most "
                 f"{bufsiz} per transfer (gaps between transfers garble the strip); add "
                 f"'spidev.bufsiz={1 << max(16, frame_len.bit_length())}' to "
-                "/boot/firmware/cmdline.txt and reboot")
+                "/boot/firmware/cmdline.txt and reboot"
+            )
         self._spi.max_speed_hz = hz
         self._spi.mode = 0
 
@@ -188,15 +214,31 @@ def _settings(t: Section, keys: Table) -> dict[str, Any]:
 
 
 def _open(config: StripConfig, **overrides: Any) -> SpiStrip:
-    return SpiStrip(config.count, order=config.order, bus=config.spi_bus,
-                    device=config.spi_device, hz=config.spi_hz, **overrides)
+    return SpiStrip(
+        config.count,
+        order=config.order,
+        bus=config.spi_bus,
+        device=config.spi_device,
+        hz=config.spi_hz,
+        **overrides,
+    )
 
 
 BACKEND = Backend(
     "spi",
-    Table(Key("spi_bus", Int(lo=0, hi=6), 0), Key("spi_device", Int(lo=0, hi=3), 0),
-          Key("spi_hz", Int(lo=1), DEFAULT_HZ,
-              "3200000 or 6400000 survive the idle clock SPI inserts between bytes")),
-    default_order="GRB", channels=(3,),
+    Table(
+        Key("spi_bus", Int(lo=0, hi=6), 0),
+        Key("spi_device", Int(lo=0, hi=3), 0),
+        Key(
+            "spi_hz",
+            Int(lo=1),
+            DEFAULT_HZ,
+            "3200000 or 6400000 survive the idle clock SPI inserts between bytes",
+        ),
+    ),
+    default_order="GRB",
+    channels=(3,),
     channels_help="the spi backend drives 3-channel WS2812 strips only",
-    settings=_settings, open=_open)
+    settings=_settings,
+    open=_open,
+)

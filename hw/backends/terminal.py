@@ -24,8 +24,15 @@ if TYPE_CHECKING:
 
 
 class TerminalStrip(ByteStrip):
-    def __init__(self, n: int, *, order: str = "RGB", stream: TextIO | None = None,
-                 width: int = 60, display_gamma: float = 2.2) -> None:
+    def __init__(
+        self,
+        n: int,
+        *,
+        order: str = "RGB",
+        stream: TextIO | None = None,
+        width: int = 60,
+        display_gamma: float = 2.2,
+    ) -> None:
         super().__init__(n, order=order)
         self.stream = stream if stream is not None else sys.stdout
         self.width = width
@@ -48,8 +55,11 @@ class TerminalStrip(ByteStrip):
             lines.append("".join(cells) + "\x1b[0m")
         if self._pin(len(lines)):
             # save the cursor, draw the rows at the top, put the cursor back in the log
-            out = ["\x1b7", *(f"\x1b[{i + 1};1H{line}\x1b[K" for i, line in enumerate(lines)),
-                   "\x1b8"]
+            out = [
+                "\x1b7",
+                *(f"\x1b[{i + 1};1H{line}\x1b[K" for i, line in enumerate(lines)),
+                "\x1b8",
+            ]
         else:
             out = [f"\x1b[{self._rows}F"] if self._rows else []
             out += [line + "\n" for line in lines]
@@ -73,6 +83,7 @@ class TerminalStrip(ByteStrip):
         if self._pinned:
             self.stream.write("\x1b[r\n")  # the whole screen scrolls again
             self.stream.flush()
+
 
 def _open(config: StripConfig, **overrides: Any) -> TerminalStrip:
     return TerminalStrip(config.count, order=config.order, width=config.width, **overrides)

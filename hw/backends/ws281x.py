@@ -32,35 +32,53 @@ def strip_type_name(order: str) -> str:
 
 
 class Ws281xStrip(ByteStrip):
-    def __init__(self, n: int, *, pin: int = 18, order: str = "GRB", dma: int = 10,
-                 channel: int | None = None, freq_hz: int = 800_000, invert: bool = False,
-                 model_path: str | Path = MODEL_PATH, dev_mem: str | Path = "/dev/mem",
-                 spidev: str | Path = "/dev/spidev0.0") -> None:
+    def __init__(
+        self,
+        n: int,
+        *,
+        pin: int = 18,
+        order: str = "GRB",
+        dma: int = 10,
+        channel: int | None = None,
+        freq_hz: int = 800_000,
+        invert: bool = False,
+        model_path: str | Path = MODEL_PATH,
+        dev_mem: str | Path = "/dev/mem",
+        spidev: str | Path = "/dev/spidev0.0",
+    ) -> None:
         super().__init__(n, order="RGBW" if len(order) == 4 else "RGB")
         self.chip_order = order
         model = pi_model(model_path)
         if model is None:
-            raise StripError('rpi_ws281x only runs on a Raspberry Pi (and crashes elsewhere); '
-                             'for development set backend = "terminal" or "mock" in [strip]')
+            raise StripError(
+                "rpi_ws281x only runs on a Raspberry Pi (and crashes elsewhere); "
+                'for development set backend = "terminal" or "mock" in [strip]'
+            )
         if is_pi5(model):
-            raise StripError(f'rpi_ws281x cannot drive LEDs on the {model} (RP1 chip); set '
-                             'backend = "spi" in [strip] and wire the strip to GPIO10 (MOSI)')
+            raise StripError(
+                f"rpi_ws281x cannot drive LEDs on the {model} (RP1 chip); set "
+                'backend = "spi" in [strip] and wire the strip to GPIO10 (MOSI)'
+            )
         if pin not in PINS:
             raise StripError(f"GPIO{pin} cannot drive rpi_ws281x; use 18, 12, 13, 19, 21 or 10")
         if PINS[pin] == "SPI":
             if not os.access(spidev, os.R_OK | os.W_OK):
-                raise StripError(f"no access to {spidev}: enable SPI (raspi-config) and add "
-                                 "the user to the spi group")
+                raise StripError(
+                    f"no access to {spidev}: enable SPI (raspi-config) and add "
+                    "the user to the spi group"
+                )
         elif not os.access(dev_mem, os.R_OK | os.W_OK):
             raise StripError(
                 f"{PINS[pin]} output on GPIO{pin} needs {dev_mem}, which only root may open: run "
                 'as root (the systemd unit does), or set backend = "spi" in [strip] and wire '
-                "the strip to GPIO10 to run unprivileged")
+                "the strip to GPIO10 to run unprivileged"
+            )
         try:
             import rpi_ws281x  # lazily: never at module import: see the docstring
         except ImportError:
-            raise StripError("the ws281x backend needs rpi_ws281x: pip install rpi-ws281x"
-                             ) from None
+            raise StripError(
+                "the ws281x backend needs rpi_ws281x: pip install rpi-ws281x"
+            ) from None
         name = strip_type_name(order)
         ws = getattr(rpi_ws281x, "ws", rpi_ws281x)
         strip_type = getattr(ws, name, None)
@@ -69,8 +87,15 @@ class Ws281xStrip(ByteStrip):
         if channel is None:
             channel = 1 if PINS[pin] == "PWM1" else 0
         self._strip: Any = rpi_ws281x.PixelStrip(
-            n, pin, freq_hz=freq_hz, dma=dma, invert=invert, brightness=255,
-            channel=channel, strip_type=strip_type)
+            n,
+            pin,
+            freq_hz=freq_hz,
+            dma=dma,
+            invert=invert,
+            brightness=255,
+            channel=channel,
+            strip_type=strip_type,
+        )
         try:
             self._strip.begin()
         except RuntimeError as e:
@@ -103,15 +128,21 @@ class Ws281xStrip(ByteStrip):
 def begin_failed(error: str, mode: str, model: str) -> str:
     """The message for a failed `begin()`, with the hint that fits the error and the mode."""
     if "Hardware revision is not supported" in error:
-        return (f"rpi_ws281x could not start: {error}: this rpi_ws281x does not know the "
-                f"{model} (some Pi 3 revisions); upgrade it (pip install -U rpi-ws281x) or "
-                'set backend = "spi" in [strip] and wire the strip to GPIO10')
+        return (
+            f"rpi_ws281x could not start: {error}: this rpi_ws281x does not know the "
+            f"{model} (some Pi 3 revisions); upgrade it (pip install -U rpi-ws281x) or "
+            'set backend = "spi" in [strip] and wire the strip to GPIO10'
+        )
     if mode == "SPI":
-        hint = ("check that SPI is enabled and that the user may open /dev/spidev0.0 and "
-                "/dev/gpiomem (the spi and gpio groups)")
+        hint = (
+            "check that SPI is enabled and that the user may open /dev/spidev0.0 and "
+            "/dev/gpiomem (the spi and gpio groups)"
+        )
     else:
-        hint = ("check that audio is off (dtparam=audio=off) for PWM, that dma is 10, and "
-                "that nothing else drives the pin")
+        hint = (
+            "check that audio is off (dtparam=audio=off) for PWM, that dma is 10, and "
+            "that nothing else drives the pin"
+        )
     return f"rpi_ws281x could not start: {error}; {hint}"
 
 
@@ -146,33 +177,50 @@ def _colour_ints(data: bytes, k: int) -> list[int]:
 def _pin(value: Any) -> int:
     pin = gpio(value)
     if pin not in PINS:
-        raise ValueError(f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), 13 or 19 "
-                         "(PWM1), 21 (PCM) or 10 (SPI)")
+        raise ValueError(
+            f"GPIO{pin} cannot drive rpi_ws281x: use 18 or 12 (PWM0), 13 or 19 "
+            "(PWM1), 21 (PCM) or 10 (SPI)"
+        )
     return pin
 
 
 def _settings(t: Section, keys: Table) -> dict[str, Any]:
     pin = t["pin"]
     if t["dma"] == 5:
-        raise t.err("dma", "DMA 5 is used by the SD card on current kernels and writing "
-                    "to it can corrupt the card; use dma = 10")
+        raise t.err(
+            "dma",
+            "DMA 5 is used by the SD card on current kernels and writing "
+            "to it can corrupt the card; use dma = 10",
+        )
     channel = 1 if PINS[pin] == "PWM1" else 0
     if t["channel"] is not None and t["channel"] != channel:
         raise t.err("channel", f"GPIO{pin} is on channel {channel}")
-    return dict(pin=pin, dma=t["dma"], channel=channel, freq_hz=t["freq_hz"],
-                invert=t["invert"])
+    return dict(pin=pin, dma=t["dma"], channel=channel, freq_hz=t["freq_hz"], invert=t["invert"])
 
 
 def _open(config: StripConfig, **overrides: Any) -> Ws281xStrip:
-    return Ws281xStrip(config.count, pin=config.pin or 18, order=config.order,
-                       dma=config.dma, channel=config.channel, freq_hz=config.freq_hz,
-                       invert=config.invert, **overrides)
+    return Ws281xStrip(
+        config.count,
+        pin=config.pin or 18,
+        order=config.order,
+        dma=config.dma,
+        channel=config.channel,
+        freq_hz=config.freq_hz,
+        invert=config.invert,
+        **overrides,
+    )
 
 
 BACKEND = Backend(
     "ws281x",
-    Table(Key("pin", Custom("18, 12, 13, 19, 21 or 10", _pin), 18),
-          Key("dma", Int(lo=0, hi=14), 10), Key("channel", Int(lo=0, hi=1), None),
-          Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
-          Key("invert", Bool(), False)),
-    default_order="GRB", settings=_settings, open=_open)
+    Table(
+        Key("pin", Custom("18, 12, 13, 19, 21 or 10", _pin), 18),
+        Key("dma", Int(lo=0, hi=14), 10),
+        Key("channel", Int(lo=0, hi=1), None),
+        Key("freq_hz", Int(lo=400_000, hi=800_000), 800_000),
+        Key("invert", Bool(), False),
+    ),
+    default_order="GRB",
+    settings=_settings,
+    open=_open,
+)

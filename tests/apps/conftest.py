@@ -16,10 +16,22 @@ def make_table(tmp_path: Path) -> Iterator:
     tables: list[Appliance] = []
     said: list[str] = []
 
-    def make(players: int = 4, seed: int = 5, *, chance: str = "app", one_button: int = 0,
-             db: Path | None = None) -> tuple[Appliance, ManualClock, ButtonBot]:
-        config = demo_config("strozzi", players, journal=db or tmp_path / "journal.db",
-                             seed=seed, chance=chance, one_button=one_button)
+    def make(
+        players: int = 4,
+        seed: int = 5,
+        *,
+        chance: str = "app",
+        one_button: int = 0,
+        db: Path | None = None,
+    ) -> tuple[Appliance, ManualClock, ButtonBot]:
+        config = demo_config(
+            "strozzi",
+            players,
+            journal=db or tmp_path / "journal.db",
+            seed=seed,
+            chance=chance,
+            one_button=one_button,
+        )
         clock = ManualClock()
         table = Appliance(config, clock=clock, button_thread=False, say=said.append)
         tables.append(table)

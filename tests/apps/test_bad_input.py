@@ -44,8 +44,9 @@ GARBAGE_TEXT = ["x", "-1", "²", "9" * 5000, "1e999", "nan", "", "0x10", "1_000"
 
 
 # --- the command line --------------------------------------------------------------------------
-def commands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
-             ) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+def commands(
+    parser: argparse.ArgumentParser, path: tuple[str, ...] = ()
+) -> Iterator[tuple[tuple[str, ...], argparse.ArgumentParser]]:
     """(words, parser) of every command and subcommand, leaves only."""
     subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     if not subs:
@@ -74,8 +75,14 @@ def positionals(parser: argparse.ArgumentParser, tmp: Path) -> list[str]:
 
 def typed_flags(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     """Flags with a type or choices (a path's checks are the file tests' below)."""
-    return [a for a in parser._actions if a.option_strings and a.nargs is None
-            and a.type is not Path and (a.type is not None or a.choices is not None)]
+    return [
+        a
+        for a in parser._actions
+        if a.option_strings
+        and a.nargs is None
+        and a.type is not Path
+        and (a.type is not None or a.choices is not None)
+    ]
 
 
 def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
@@ -93,15 +100,20 @@ def flag_cases() -> list[Any]:
     cases = []
     for words, parser in commands(build_parser()):
         for action in typed_flags(parser):
-            cases.append(pytest.param(words, action.option_strings[-1],
-                                      id=f"{' '.join(words)} {action.option_strings[-1]}"))
+            cases.append(
+                pytest.param(
+                    words,
+                    action.option_strings[-1],
+                    id=f"{' '.join(words)} {action.option_strings[-1]}",
+                )
+            )
     return cases
 
 
 @pytest.mark.parametrize(("words", "flag"), flag_cases())
-def test_every_typed_flag_refuses_garbage_in_one_line(words: tuple[str, ...], flag: str,
-                                                      tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_typed_flag_refuses_garbage_in_one_line(
+    words: tuple[str, ...], flag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     parser = dict(commands(build_parser()))[words]
     action = next(a for a in parser._actions if flag in a.option_strings)
     tried = 0
@@ -125,20 +137,33 @@ def test_every_typed_flag_refuses_garbage_in_one_line(words: tuple[str, ...], fl
     assert tried >= 3
 
 
-@pytest.mark.parametrize("words", [w for w, p in commands(build_parser())
-                                   if positionals(p, Path("/tmp")) and any(
-                                       a.choices for a in p._actions if not a.option_strings
-                                       and not isinstance(a, argparse._SubParsersAction))],
-                         ids=" ".join)
-def test_every_game_argument_refuses_a_wrong_game(words: tuple[str, ...],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "words",
+    [
+        w
+        for w, p in commands(build_parser())
+        if positionals(p, Path("/tmp"))
+        and any(
+            a.choices
+            for a in p._actions
+            if not a.option_strings and not isinstance(a, argparse._SubParsersAction)
+        )
+    ],
+    ids=" ".join,
+)
+def test_every_game_argument_refuses_a_wrong_game(
+    words: tuple[str, ...], capsys: pytest.CaptureFixture[str]
+) -> None:
     code, lines = run_main([*words, "strozy"], capsys)
     assert code == 2 and len(lines) == 1 and "'strozy'" in lines[0]
 
 
 #: a TOML file that is wrong for each flag that reads TOML; for the others any TOML is wrong
-WRONG_TOML = {"--config": '[buttons]\ndebounce_ms = "x"\n', "--cards": '[strozzi]\n"04A1" = 5\n',
-              "--override": "[bogus]\nx = 1\n"}
+WRONG_TOML = {
+    "--config": '[buttons]\ndebounce_ms = "x"\n',
+    "--cards": '[strozzi]\n"04A1" = 5\n',
+    "--override": "[bogus]\nx = 1\n",
+}
 
 
 def file_cases(tmp: Path, flag: str | None) -> dict[str, Path]:
@@ -148,28 +173,44 @@ def file_cases(tmp: Path, flag: str | None) -> dict[str, Path]:
     toml.write_text(WRONG_TOML.get(flag or "", "[app]\ngame = 'strozzi'\n"))
     folder = tmp / "folder"
     folder.mkdir(exist_ok=True)
-    return {"a folder": folder, "a binary file": binary, "a missing file": tmp / "missing",
-            "a wrong TOML file": toml}
+    return {
+        "a folder": folder,
+        "a binary file": binary,
+        "a missing file": tmp / "missing",
+        "a wrong TOML file": toml,
+    }
 
 
 FILE_FLAGS = [
-    (("replay",), None), (("doctor",), "--config"), (("cards", "list"), "--cards"),
-    (("cards", "list"), "--config"), (("data",), "--override"), (("history",), "--db"),
-    (("journal", "check"), "--db"), (("journal", "restore"), "--db"),
-    (("journal", "restore"), "--from"), (("demo",), "--db"), (("sim",), "--db"),
+    (("replay",), None),
+    (("doctor",), "--config"),
+    (("cards", "list"), "--cards"),
+    (("cards", "list"), "--config"),
+    (("data",), "--override"),
+    (("history",), "--db"),
+    (("journal", "check"), "--db"),
+    (("journal", "restore"), "--db"),
+    (("journal", "restore"), "--from"),
+    (("demo",), "--db"),
+    (("sim",), "--db"),
 ]
 
 
 #: where a file that does not exist yet is a right answer, not a wrong input
-FINE_WHEN_MISSING = {(("history",), "--db"), (("demo",), "--db"), (("sim",), "--db"),
-                     (("cards", "list"), "--cards")}
+FINE_WHEN_MISSING = {
+    (("history",), "--db"),
+    (("demo",), "--db"),
+    (("sim",), "--db"),
+    (("cards", "list"), "--cards"),
+}
 
 
-@pytest.mark.parametrize(("words", "flag"), FILE_FLAGS, ids=[f"{' '.join(w)} {f or 'FILE'}"
-                                                             for w, f in FILE_FLAGS])
+@pytest.mark.parametrize(
+    ("words", "flag"), FILE_FLAGS, ids=[f"{' '.join(w)} {f or 'FILE'}" for w, f in FILE_FLAGS]
+)
 def test_every_file_argument_answers_a_wrong_file_in_one_line(
-        words: tuple[str, ...], flag: str | None, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    words: tuple[str, ...], flag: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     parser = dict(commands(build_parser()))[words]
     for what, path in file_cases(tmp_path, flag).items():
         if what == "a missing file" and (words, flag) in FINE_WHEN_MISSING:
@@ -184,14 +225,20 @@ def test_every_file_argument_answers_a_wrong_file_in_one_line(
         assert len(lines) == 1, (what, lines)
         assert str(path) in lines[0] or path.name in lines[0], (what, lines)
         assert "Traceback" not in lines[0]
-        after = sorted((p.name, p.stat().st_size) for p in tmp_path.rglob("*")
-                       if p.name not in ("game.json", "new.db", "new.db.mark"))
+        after = sorted(
+            (p.name, p.stat().st_size)
+            for p in tmp_path.rglob("*")
+            if p.name not in ("game.json", "new.db", "new.db.mark")
+        )
         assert after == [b for b in before if b[0] not in ("game.json",)] or words == (
-            "journal", "restore"), (what, before, after)
+            "journal",
+            "restore",
+        ), (what, before, after)
 
 
 def test_demo_and_selfplay_check_the_player_count_against_the_game(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     for words in (("demo", "strozzi"), ("selfplay", "strozzi")):
         for players in ("0", "2", "7"):
             code, lines = run_main([*words, "--players", players], capsys)
@@ -200,7 +247,8 @@ def test_demo_and_selfplay_check_the_player_count_against_the_game(
 
 
 def test_a_seed_the_journal_cannot_store_and_a_db_below_a_file_are_one_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, lines = run_main(["demo", "strozzi", "--seed", str(2**70)], capsys)
     assert code == 2 and len(lines) == 1 and "--seed" in lines[0] and "out of range" in lines[0]
     blocker = tmp_path / "notes.txt"
@@ -210,38 +258,45 @@ def test_a_seed_the_journal_cannot_store_and_a_db_below_a_file_are_one_line(
     assert blocker.read_text() == "mine"
 
 
-def test_cards_learn_refuses_a_usb_id_that_is_not_one(capsys: pytest.CaptureFixture[str]
-                                                      ) -> None:
+def test_cards_learn_refuses_a_usb_id_that_is_not_one(capsys: pytest.CaptureFixture[str]) -> None:
     code, lines = run_main(["cards", "learn", "strozzi", "--usb", "pico"], capsys)
     assert code == 2 and len(lines) == 1 and "--usb" in lines[0] and "'pico'" in lines[0]
 
 
-@pytest.mark.parametrize("body", [
-    "[1, 2]", '{"game": 5, "players": 3, "actions": []}',
-    '{"game": "strozzi", "players": "x", "actions": []}',
-    '{"game": "strozzi", "players": 3, "seed": 1e400, "actions": []}',
-    '{"game": "strozzi", "players": 3, "seed": 1180591620717411303424, "actions": []}',
-    '{"game": "strozzi", "players": 3, "options": [1], "actions": []}',
-    '{"game": "strozzi", "players": 3, "options": {"first": true}, "actions": []}',
-    '{"game": "strozzi", "players": 3, "options": {"frist": 1}, "actions": []}',
-    '{"game": "strozzi", "players": 3, "actions": 5}',
-    '{"game": "strozzi", "players": 3, "actions": [{"a": 1}]}',
-    '[' * 100000,
-])
-def test_replay_of_badly_typed_json_is_one_line(body: str, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[1, 2]",
+        '{"game": 5, "players": 3, "actions": []}',
+        '{"game": "strozzi", "players": "x", "actions": []}',
+        '{"game": "strozzi", "players": 3, "seed": 1e400, "actions": []}',
+        '{"game": "strozzi", "players": 3, "seed": 1180591620717411303424, "actions": []}',
+        '{"game": "strozzi", "players": 3, "options": [1], "actions": []}',
+        '{"game": "strozzi", "players": 3, "options": {"first": true}, "actions": []}',
+        '{"game": "strozzi", "players": 3, "options": {"frist": 1}, "actions": []}',
+        '{"game": "strozzi", "players": 3, "actions": 5}',
+        '{"game": "strozzi", "players": 3, "actions": [{"a": 1}]}',
+        "[" * 100000,
+    ],
+)
+def test_replay_of_badly_typed_json_is_one_line(
+    body: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = tmp_path / "game.json"
     record.write_text(body)
     code, lines = run_main(["replay", str(record)], capsys)
     assert code == 2 and len(lines) == 1 and "game.json" in lines[0], lines
 
 
-def test_replay_of_garbage_actions_reports_the_position(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+def test_replay_of_garbage_actions_reports_the_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = tmp_path / "game.json"
-    record.write_text(json.dumps({"game": "strozzi", "players": 3,
-                                  "actions": [[0, 5], ["x", "draw 1"], "draw ²"]}))
+    record.write_text(
+        json.dumps(
+            {"game": "strozzi", "players": 3, "actions": [[0, 5], ["x", "draw 1"], "draw ²"]}
+        )
+    )
     code = main(["replay", str(record)])
     out = json.loads(capsys.readouterr().out)
     assert code == 1 and out["ok"] is False and out["position"] == 1
@@ -284,16 +339,32 @@ def garbage_for(t: Type) -> list[Any]:
     if isinstance(t, Int):
         extra = [9223372036854775807, -9223372036854775807, "12"]
         keep = [v for v in wrong_type if not (isinstance(v, int) and not isinstance(v, bool))]
-        return [*keep, *(v for v in extra if isinstance(v, str) or (
-            (t.lo is not None and v < t.lo) or (t.hi is not None and v > t.hi)))]
+        return [
+            *keep,
+            *(
+                v
+                for v in extra
+                if isinstance(v, str)
+                or ((t.lo is not None and v < t.lo) or (t.hi is not None and v > t.hi))
+            ),
+        ]
     if isinstance(t, Number):
         return ["fast", True, [1], {"a": 1}, math.nan, math.inf, -math.inf, 1e300, -1e300]
     if isinstance(t, Bool):
         return ["yes", 1, 0.0, [True], {"a": True}]
     if isinstance(t, Choice):
-        return ["bogus", 5, 1.5, [1], {"a": 1}, *(v for v in (True, 1) if v not in t.values
-                                                   or not any(type(v) is type(c)
-                                                              for c in t.values))]
+        return [
+            "bogus",
+            5,
+            1.5,
+            [1],
+            {"a": 1},
+            *(
+                v
+                for v in (True, 1)
+                if v not in t.values or not any(type(v) is type(c) for c in t.values)
+            ),
+        ]
     if isinstance(t, Text | FilePath):
         return [5, 1.5, True, [1], {"a": 1}, "", "\u0000bad", "x" * 5000]
     if isinstance(t, Table | Variants):
@@ -306,8 +377,10 @@ def garbage_for(t: Type) -> list[Any]:
 def schema_keys() -> Iterator[tuple[tuple[str, ...], Type, dict[str, Any]]]:
     """(path, type, context) of every key of the config schema; context is what else the
     file needs for that key to be read (the strip backend that has it)."""
-    def walk(path: tuple[str, ...], t: Any, context: dict[str, Any]
-             ) -> Iterator[tuple[tuple[str, ...], Type, dict[str, Any]]]:
+
+    def walk(
+        path: tuple[str, ...], t: Any, context: dict[str, Any]
+    ) -> Iterator[tuple[tuple[str, ...], Type, dict[str, Any]]]:
         if isinstance(t, Variants):
             for choice, table in t.by.items():
                 keys = (t.selector, *t.common, *table.keys)
@@ -321,7 +394,8 @@ def schema_keys() -> Iterator[tuple[tuple[str, ...], Type, dict[str, Any]]]:
                 yield from walk((*path, key.name), key.type, context)
             if t.rest is not None:
                 name = {"seats": "1", "segments": "seat.1", "dimming": "seat.1"}.get(
-                    path[-1], "scandal_entry")
+                    path[-1], "scandal_entry"
+                )
                 yield from walk((*path, name), t.rest, context)
             return
         yield path, t, context
@@ -350,15 +424,16 @@ def config_cases() -> list[Any]:
     cases = []
     for path, t, context in schema_keys():
         for i, value in enumerate(garbage_for(t)):
-            cases.append(pytest.param(path, value, context,
-                                      id=f"{'.'.join(path)}={str(value)[:12]}-{i}"))
+            cases.append(
+                pytest.param(path, value, context, id=f"{'.'.join(path)}={str(value)[:12]}-{i}")
+            )
     return cases
 
 
 @pytest.mark.parametrize(("path", "value", "context"), config_cases())
 def test_every_config_key_refuses_garbage_naming_file_line_and_key(
-        path: tuple[str, ...], value: Any, context: dict[tuple[str, ...], Any],
-        tmp_path: Path) -> None:
+    path: tuple[str, ...], value: Any, context: dict[tuple[str, ...], Any], tmp_path: Path
+) -> None:
     data = base_config(tmp_path)
     for where, values in context.items():
         for k, v in values.items():
@@ -387,35 +462,44 @@ def test_every_config_key_refuses_garbage_naming_file_line_and_key(
 
 
 def test_the_file_refuses_an_unknown_table_and_a_misspelt_key_with_did_you_mean(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     data = base_config(tmp_path)
     data["strp"] = {"count": 5}
     with pytest.raises(ConfigError, match=r":\d+: strp: unknown table \(did you mean 'strip'\?"):
         runtime.parse_text(toml_dump(data))
     data = base_config(tmp_path)
     data["buttons"]["debounce"] = 20
-    with pytest.raises(ConfigError, match=r":\d+: buttons\.debounce: unknown key \(did you mean "
-                       r"'debounce_ms'\?"):
+    with pytest.raises(
+        ConfigError,
+        match=r":\d+: buttons\.debounce: unknown key \(did you mean "
+        r"'debounce_ms'\?",
+    ):
         runtime.parse_text(toml_dump(data))
 
 
-@pytest.mark.parametrize(("app", "message"), [
-    ({"options": "fast"}, r"app\.options: must be a table, got a string 'fast'"),
-    ({"options": {"bogus": 1}}, r"app\.options\.bogus: none of the games has no such option"),
-    ({"game": "strozzi", "options": {"frist": 1}},
-     r"app\.options\.frist: Strozzi has no such option \(did you mean 'first'\?\)"),
-    ({"game": "strozzi", "options": {"first": 9}}, r"app\.options\.first: 9 is not one of"),
-    ({"game": "strozzi", "options": {"first": True}}, r"app\.options\.first: True is not one"),
-    ({"game": "florence", "options": {"scandal_entry": "drw"}},
-     r"did you mean 'draw'\?"),
-    ({"seed": 1180591620717411303424}, r"app\.seed: 1180591620717411303424 is out of range"),
-    ({"seed": 9223372036854775807}, None),  # the largest the journal stores: taken
-    ({"seed": -1}, r"app\.seed: -1 is out of range: must be a whole number 0 to"),
-    ({"game": "strozzi", "seats": 2}, r"seats: Strozzi needs at least 3 players; 2 seat"),
-    ({"layouts": {"strozi": "/x.toml"}}, r"did you mean 'strozzi'\?"),
-])
+@pytest.mark.parametrize(
+    ("app", "message"),
+    [
+        ({"options": "fast"}, r"app\.options: must be a table, got a string 'fast'"),
+        ({"options": {"bogus": 1}}, r"app\.options\.bogus: none of the games has no such option"),
+        (
+            {"game": "strozzi", "options": {"frist": 1}},
+            r"app\.options\.frist: Strozzi has no such option \(did you mean 'first'\?\)",
+        ),
+        ({"game": "strozzi", "options": {"first": 9}}, r"app\.options\.first: 9 is not one of"),
+        ({"game": "strozzi", "options": {"first": True}}, r"app\.options\.first: True is not one"),
+        ({"game": "florence", "options": {"scandal_entry": "drw"}}, r"did you mean 'draw'\?"),
+        ({"seed": 1180591620717411303424}, r"app\.seed: 1180591620717411303424 is out of range"),
+        ({"seed": 9223372036854775807}, None),  # the largest the journal stores: taken
+        ({"seed": -1}, r"app\.seed: -1 is out of range: must be a whole number 0 to"),
+        ({"game": "strozzi", "seats": 2}, r"seats: Strozzi needs at least 3 players; 2 seat"),
+        ({"layouts": {"strozi": "/x.toml"}}, r"did you mean 'strozzi'\?"),
+    ],
+)
 def test_app_settings_are_checked_against_what_the_games_declare(
-        app: dict[str, Any], message: str | None, tmp_path: Path) -> None:
+    app: dict[str, Any], message: str | None, tmp_path: Path
+) -> None:
     seats = app.pop("seats", 3)
     data = tomllib.loads(demo_config_text("strozzi", seats, journal=tmp_path / "j.db", seed=1))
     data["app"].pop("game")
@@ -433,8 +517,9 @@ def test_run_with_a_bad_config_says_one_line_and_exits_2(tmp_path: Path) -> None
     data["pipeline"]["brightness"] = math.nan
     config = tmp_path / "tavola.toml"
     config.write_text(toml_dump(data))
-    out = subprocess.run([*TAVOLA, "run", "--config", str(config)], capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [*TAVOLA, "run", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 2
     (line,) = out.stderr.splitlines()
     assert "pipeline.brightness" in line and str(config) in line and "nan" in line

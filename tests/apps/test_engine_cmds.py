@@ -53,8 +53,11 @@ def test_selfplay_prints_one_json_line_of_figures() -> None:
 def test_selfplay_stops_a_game_at_its_bound_and_counts_it() -> None:
     """Strada Romana allows endless play in a traffic jam: a playout is bounded and a game
     stopped at the bound is reported as unfinished, not hung on."""
-    report = json.loads(run("selfplay", "strada_romana", "--games", "4", "--players", "4",
-                            "--max-actions", "50").stdout)
+    report = json.loads(
+        run(
+            "selfplay", "strada_romana", "--games", "4", "--players", "4", "--max-actions", "50"
+        ).stdout
+    )
     assert report["unfinished"] == 4 and report["actions"] == 4 * 50
     bad = run("selfplay", "strozzi", "--max-actions", "0", check=False)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
@@ -143,8 +146,9 @@ def test_the_owners_data_file_applies_to_every_command(tmp_path: Path) -> None:
     env = {**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)}
 
     def tavola(*args: str) -> str:
-        proc = subprocess.run([*TAVOLA, *args], capture_output=True, text=True, timeout=120,
-                              env=env)
+        proc = subprocess.run(
+            [*TAVOLA, *args], capture_output=True, text=True, timeout=120, env=env
+        )
         assert proc.returncode == 0, proc.stderr
         return proc.stdout
 

@@ -136,7 +136,7 @@ def test_a_full_hand_decides_at_its_seat_and_one_press_keeps_it(make_table, tmp_
     bot.command(seat, "select")  # the menu starts on keep
     assert state.history[history].text == "keep" and state.history[history].player == player
     assert state.time[player] == min(12, time + 1) and len(state.hands[player]) == 5
-    assert ("keep" in [text for p, text in journal_actions(tmp_path / "journal.db") if p == player])
+    assert "keep" in [text for p, text in journal_actions(tmp_path / "journal.db") if p == player]
 
 
 # --- the view ---------------------------------------------------------------------------

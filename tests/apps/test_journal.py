@@ -30,16 +30,18 @@ from tests.apps.test_table import seated
 
 from .test_journal_faults import fill, hold_lock, small_tmpfs
 
-SEATS = [{"seat": "1", "colour": [1, 2, 3]}, {"seat": "2", "colour": [4, 5, 6]},
-         {"seat": "3", "colour": [7, 8, 9]}]
+SEATS = [
+    {"seat": "1", "colour": [1, 2, 3]},
+    {"seat": "2", "colour": [4, 5, 6]},
+    {"seat": "3", "colour": [7, 8, 9]},
+]
 
 
 def play(journal: Journal, seed: int, *, finish: bool = True, actions: int | None = None) -> int:
     """A Strozzi game for three written to `journal` as the table writes it."""
     game = engine.get("strozzi")
     state = game.new_state(3, seed=seed)
-    game_id = journal.start_game("strozzi", 3, seed, dict(state.options), SEATS,
-                                 state.data.digest)
+    game_id = journal.start_game("strozzi", 3, seed, dict(state.options), SEATS, state.data.digest)
     rng = random.Random(seed)
     while not state.is_over() and (actions is None or len(state.history) < actions):
         action = random_action(state, rng)
@@ -58,8 +60,9 @@ def digest(path: Path) -> str:
 def finished_ids(path: Path) -> list[int]:
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return [i for (i,) in db.execute("SELECT id FROM games WHERE status='finished' "
-                                         "ORDER BY id")]
+        return [
+            i for (i,) in db.execute("SELECT id FROM games WHERE status='finished' ORDER BY id")
+        ]
     finally:
         db.close()
 
@@ -89,7 +92,7 @@ def test_backups_rotate_after_each_game_and_stand_alone(tmp_path: Path) -> None:
     assert not db.with_name("journal.db.backup-4").exists()
     for i, copy in enumerate(copies):
         assert not Path(str(copy) + "-wal").exists()
-        assert finished_ids(copy) == ids[:len(ids) - i]  # newest first
+        assert finished_ids(copy) == ids[: len(ids) - i]  # newest first
         conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
         assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
@@ -129,8 +132,9 @@ def test_a_deleted_journal_comes_back_from_its_backup_and_mark(tmp_path: Path) -
     again.close()
 
 
-def test_two_repairs_in_one_second_never_share_a_name(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_two_repairs_in_one_second_never_share_a_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A corrupt journal set aside twice within a second: the second must not replace the
     first (that lost a good journal once)."""
     monkeypatch.setattr("apps.journal.time.strftime", lambda fmt, *a: "20260101-120000")
@@ -144,10 +148,15 @@ def test_two_repairs_in_one_second_never_share_a_name(tmp_path: Path,
         db.write_bytes(data[: len(data) // 2 + 100])  # cut: SQLite calls it corrupt
         contents.append(db.read_bytes())
         Journal(db).close()
-    kept = sorted(p for p in tmp_path.iterdir()
-                  if ".damaged-" in p.name and not p.name.endswith(("-wal", "-shm")))
-    assert [p.name for p in kept] == ["journal.db.damaged-20260101-120000",
-                                      "journal.db.damaged-20260101-120000-2"]
+    kept = sorted(
+        p
+        for p in tmp_path.iterdir()
+        if ".damaged-" in p.name and not p.name.endswith(("-wal", "-shm"))
+    )
+    assert [p.name for p in kept] == [
+        "journal.db.damaged-20260101-120000",
+        "journal.db.damaged-20260101-120000-2",
+    ]
     assert [p.read_bytes() for p in kept] == contents
 
 
@@ -173,8 +182,11 @@ def test_an_sqlite_file_that_is_not_a_journal_is_never_written(tmp_path: Path) -
     conn.close()
     before = digest(other)
     for readonly in (False, True):
-        with pytest.raises(JournalError, match=r"photos\.db is an SQLite database but not a "
-                           r"Tavola journal .*photos.*nothing was changed"):
+        with pytest.raises(
+            JournalError,
+            match=r"photos\.db is an SQLite database but not a "
+            r"Tavola journal .*photos.*nothing was changed",
+        ):
             Journal(other, readonly=readonly)
     assert digest(other) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["photos.db"]
@@ -194,8 +206,11 @@ def test_a_journal_of_schema_1_opens_resumes_and_gets_the_application_id(tmp_pat
             PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
         PRAGMA user_version=1;
     """)
-    conn.execute("INSERT INTO games VALUES (1, 'strozzi', 3, 4, '{}', ?, 'x', 'playing', 1.0,"
-                 " NULL, NULL, NULL)", (json.dumps(SEATS),))
+    conn.execute(
+        "INSERT INTO games VALUES (1, 'strozzi', 3, 4, '{}', ?, 'x', 'playing', 1.0,"
+        " NULL, NULL, NULL)",
+        (json.dumps(SEATS),),
+    )
     conn.execute("INSERT INTO actions VALUES (1, 1, -1, 'draw 7', 1.0)")
     conn.commit()
     conn.close()
@@ -217,8 +232,11 @@ def test_a_read_only_disk_is_an_error_and_nothing_is_set_aside(tmp_path: Path) -
         before = {p.name: digest(p) for p in state.iterdir()}
         subprocess.run(["mount", "-o", "remount,ro", str(state)], check=True)
         try:
-            with pytest.raises(JournalError, match=r"journal .*journal\.db.*nothing was "
-                               r"changed") as info:
+            with pytest.raises(
+                JournalError,
+                match=r"journal .*journal\.db.*nothing was "
+                r"changed",
+            ) as info:
                 Journal(db)
             assert "read-only" in str(info.value) or "permission" in str(info.value)
             assert {p.name: digest(p) for p in state.iterdir()} == before
@@ -243,11 +261,17 @@ def test_a_full_disk_at_start_up_sets_nothing_aside_and_creates_nothing(tmp_path
         journal.close()
         filler = fill(state)
         before = {p.name: digest(p) for p in state.iterdir() if p != filler}
-        with pytest.raises(JournalError, match=r"journal\.db: the disk is full.*nothing was "
-                           r"changed"):
+        with pytest.raises(
+            JournalError,
+            match=r"journal\.db: the disk is full.*nothing was "
+            r"changed",
+        ):
             Journal(db)
-        with pytest.raises(JournalError, match=r"new\.db: the disk is full.*nothing was "
-                           r"changed"):
+        with pytest.raises(
+            JournalError,
+            match=r"new\.db: the disk is full.*nothing was "
+            r"changed",
+        ):
             Journal(state / "new.db")
         assert {p.name: digest(p) for p in state.iterdir() if p != filler} == before
         filler.unlink()
@@ -255,8 +279,11 @@ def test_a_full_disk_at_start_up_sets_nothing_aside_and_creates_nothing(tmp_path
         filler = fill(state)
         opened = Journal(db)
         assert opened.report is None and len(opened.unfinished().actions) == 20
-        with pytest.raises(JournalUnavailable, match=r"journal\.db cannot be written: the disk "
-                           r"is full"):
+        with pytest.raises(
+            JournalUnavailable,
+            match=r"journal\.db cannot be written: the disk "
+            r"is full",
+        ):
             opened.append(game_id, 21, 0, "pass")
         assert len(opened.load(game_id).actions) == 20
         assert not any(".damaged-" in p.name for p in state.iterdir())
@@ -268,8 +295,9 @@ def test_a_full_disk_at_start_up_sets_nothing_aside_and_creates_nothing(tmp_path
 
 
 # --- the table when the journal refuses a write -----------------------------------------------
-def test_a_lock_mid_game_keeps_the_game_refuses_presses_and_catches_up(make_table,
-                                                                      tmp_path: Path) -> None:
+def test_a_lock_mid_game_keeps_the_game_refuses_presses_and_catches_up(
+    make_table, tmp_path: Path
+) -> None:
     table, clock, bot = seated(make_table, players=3, seed=6)
     app = table.app
     journal = table.journal
@@ -290,8 +318,9 @@ def test_a_lock_mid_game_keeps_the_game_refuses_presses_and_catches_up(make_tabl
         for other in app.players:
             bot.command(other, "select")
         assert json.dumps(app.state.to_dict()) == frozen
-        assert any(f"Seat {app.players[-1]}: " in line and "locked" in line
-                   for line in make_table.said)
+        assert any(
+            f"Seat {app.players[-1]}: " in line and "locked" in line for line in make_table.said
+        )
         clock.advance(RETRY_S)
         app.tick()  # still locked: tried again, still waiting
         assert app.unwritten is not None

@@ -39,13 +39,25 @@ from tests.support import TAVOLA
 ACK = re.compile(r"^#(\d+) (?:draw|seat \S+): (.+)$")
 SEED = 5
 KILL_AFTER = 30  # acknowledged actions of the second game before the power goes
-JOURNAL_FILES = re.compile(r"^journal\.db(-wal|-shm|\.mark|\.backup-\d|\.before-restore-[\d-]+"
-                           r"|\.unreadable-[\d-]+(-wal|-shm)?|\.damaged-[\d-]+(-wal|-shm)?)?$")
+JOURNAL_FILES = re.compile(
+    r"^journal\.db(-wal|-shm|\.mark|\.backup-\d|\.before-restore-[\d-]+"
+    r"|\.unreadable-[\d-]+(-wal|-shm)?|\.damaged-[\d-]+(-wal|-shm)?)?$"
+)
 
 
 def demo(db: Path, seed: int, *extra: str) -> list[str]:
-    return [*TAVOLA, "demo", "strozzi", "--players", "3", "--seed", str(seed), "--db", str(db),
-            *extra]
+    return [
+        *TAVOLA,
+        "demo",
+        "strozzi",
+        "--players",
+        "3",
+        "--seed",
+        str(seed),
+        "--db",
+        str(db),
+        *extra,
+    ]
 
 
 def run(cmd: list[str], timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -62,34 +74,54 @@ def acknowledged(out: str) -> list[str]:
 
 def user_files(folder: Path) -> dict[str, str]:
     """Everything beside the journal that is not one of its own files, by content."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir()
-            if p.is_file() and not JOURNAL_FILES.match(p.name)}
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in folder.iterdir()
+        if p.is_file() and not JOURNAL_FILES.match(p.name)
+    }
 
 
 def set_aside(folder: Path) -> list[str]:
     """Journals moved aside (their -wal and -shm moved with them are not listed)."""
-    return sorted(p.name for p in folder.iterdir() if (".damaged-" in p.name
-                  or ".unreadable-" in p.name) and not p.name.endswith(("-wal", "-shm")))
+    return sorted(
+        p.name
+        for p in folder.iterdir()
+        if (".damaged-" in p.name or ".unreadable-" in p.name)
+        and not p.name.endswith(("-wal", "-shm"))
+    )
 
 
 def journal_games(db: Path) -> list[tuple[int, str, list[str]]]:
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         games = conn.execute("SELECT id, status FROM games ORDER BY id").fetchall()
-        return [(g, s, [t for (t,) in conn.execute(
-            "SELECT text FROM actions WHERE game_id=? ORDER BY seq", (g,))]) for g, s in games]
+        return [
+            (
+                g,
+                s,
+                [
+                    t
+                    for (t,) in conn.execute(
+                        "SELECT text FROM actions WHERE game_id=? ORDER BY seq", (g,)
+                    )
+                ],
+            )
+            for g, s in games
+        ]
     finally:
         conn.close()
 
 
-def play_until_killed(db: Path, *, after: int = KILL_AFTER,
-                      pace: str = "0.01") -> tuple[str, list[str]]:
+def play_until_killed(
+    db: Path, *, after: int = KILL_AFTER, pace: str = "0.01"
+) -> tuple[str, list[str]]:
     """A whole first game, then the second killed after `after` acknowledged actions.
     Returns the first game's final line and the second game's acknowledged actions."""
     first = run(demo(db, 1))
     assert first.returncode == 0, first.stderr
-    proc = subprocess.Popen(demo(db, SEED, "--pace", pace), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        demo(db, SEED, "--pace", pace), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     acks: list[str] = []
     try:
         assert proc.stdout is not None
@@ -118,18 +150,19 @@ def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture
 def table_dir(tmp_path: Path) -> Path:
     """A folder like /var/lib/tavola, with files of the owner's beside the journal."""
-    (tmp_path / "tavola.toml").write_text("[app]\ngame = \"strozzi\"\n")
+    (tmp_path / "tavola.toml").write_text('[app]\ngame = "strozzi"\n')
     (tmp_path / "notes.txt").write_bytes(b"scores of last winter\n")
     return tmp_path
 
 
-def assert_all_kept(db: Path, first: str, acks: list[str], resumed: str,
-                    uninterrupted: str) -> None:
+def assert_all_kept(
+    db: Path, first: str, acks: list[str], resumed: str, uninterrupted: str
+) -> None:
     """Both games finished, the second with every acknowledged action at its place and the
     scores of the game played without a cut."""
     games = journal_games(db)
     assert [(g, s) for g, s, _ in games] == [(1, "finished"), (2, "finished")]
-    assert games[1][2][:len(acks)] == acks
+    assert games[1][2][: len(acks)] == acks
     assert scores(resumed) == uninterrupted
     history = run([*TAVOLA, "history", "--db", str(db)]).stdout
     assert first.removeprefix("Game over. ") in history  # the same result, tie-break and all
@@ -149,10 +182,12 @@ def _corrupt(wal: Path) -> None:
         fh.write(os.urandom(512))
 
 
-@pytest.mark.parametrize("fault", [_delete, _truncate, _corrupt],
-                         ids=["deleted-wal", "truncated-wal", "corrupted-wal"])
+@pytest.mark.parametrize(
+    "fault", [_delete, _truncate, _corrupt], ids=["deleted-wal", "truncated-wal", "corrupted-wal"]
+)
 def test_a_damaged_wal_is_noticed_and_nothing_acknowledged_is_lost(
-        table_dir: Path, uninterrupted: str, fault: Callable[[Path], None]) -> None:
+    table_dir: Path, uninterrupted: str, fault: Callable[[Path], None]
+) -> None:
     db = table_dir / "journal.db"
     first, acks = play_until_killed(db)
     mine = user_files(table_dir)
@@ -169,8 +204,9 @@ def test_a_damaged_wal_is_noticed_and_nothing_acknowledged_is_lost(
     assert user_files(table_dir) == mine
 
 
-def test_a_zeroed_main_file_is_refused_untouched_then_restored(table_dir: Path,
-                                                               uninterrupted: str) -> None:
+def test_a_zeroed_main_file_is_refused_untouched_then_restored(
+    table_dir: Path, uninterrupted: str
+) -> None:
     db = table_dir / "journal.db"
     first, acks = play_until_killed(db)
     db.write_bytes(bytes(db.stat().st_size))  # the card returned zeros for the whole file
@@ -193,8 +229,9 @@ def test_a_zeroed_main_file_is_refused_untouched_then_restored(table_dir: Path,
     assert user_files(table_dir) == mine
 
 
-def test_a_main_file_sqlite_calls_corrupt_is_set_aside_and_rebuilt(table_dir: Path,
-                                                                   uninterrupted: str) -> None:
+def test_a_main_file_sqlite_calls_corrupt_is_set_aside_and_rebuilt(
+    table_dir: Path, uninterrupted: str
+) -> None:
     db = table_dir / "journal.db"
     first, acks = play_until_killed(db)
     Path(str(db) + "-wal").unlink()  # the log lost, and every page but the first garbled
@@ -214,7 +251,8 @@ def test_a_main_file_sqlite_calls_corrupt_is_set_aside_and_rebuilt(table_dir: Pa
 
 
 def test_a_write_lock_held_longer_than_5_s_is_an_error_and_changes_nothing(
-        table_dir: Path, uninterrupted: str) -> None:
+    table_dir: Path, uninterrupted: str
+) -> None:
     db = table_dir / "journal.db"
     first, acks = play_until_killed(db)
     holder = hold_lock(db)
@@ -240,26 +278,40 @@ def test_a_write_lock_held_longer_than_5_s_is_an_error_and_changes_nothing(
 
 def hold_lock(db: Path) -> subprocess.Popen[str]:
     """Another program holds the journal's write lock until its stdin closes."""
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sqlite3, sys\n"
-        f"db = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
-        "db.execute('BEGIN IMMEDIATE')\n"
-        "print('locked', flush=True)\n"
-        "sys.stdin.readline()\n")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sqlite3, sys\n"
+                f"db = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+                "db.execute('BEGIN IMMEDIATE')\n"
+                "print('locked', flush=True)\n"
+                "sys.stdin.readline()\n"
+            ),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
     return holder
 
 
 @pytest.mark.parametrize("command", ["demo", "history", "journal-check", "journal-restore"])
-def test_db_pointing_at_a_folder_or_a_config_is_refused_and_left_alone(table_dir: Path,
-                                                                       command: str) -> None:
+def test_db_pointing_at_a_folder_or_a_config_is_refused_and_left_alone(
+    table_dir: Path, command: str
+) -> None:
     folder = table_dir / "games"
     folder.mkdir()
     (folder / "inside.txt").write_text("kept")
     config = table_dir / "tavola.toml"
-    args = {"demo": ["demo", "strozzi"], "history": ["history"],
-            "journal-check": ["journal", "check"],
-            "journal-restore": ["journal", "restore"]}[command]
+    args = {
+        "demo": ["demo", "strozzi"],
+        "history": ["history"],
+        "journal-check": ["journal", "check"],
+        "journal-restore": ["journal", "restore"],
+    }[command]
     for target, cause in ((folder, "is a folder"), (config, "not an SQLite database")):
         before = sorted((p.name, p.read_bytes()) for p in table_dir.rglob("*") if p.is_file())
         out = run([*TAVOLA, *args, "--db", str(target)])
@@ -275,8 +327,11 @@ def test_db_pointing_at_a_folder_or_a_config_is_refused_and_left_alone(table_dir
 def small_tmpfs(where: Path, size: str) -> Iterator[Path]:
     where.mkdir()
     try:
-        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tavola-test",
-                        str(where)], check=True, capture_output=True)
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0755", "tavola-test", str(where)],
+            check=True,
+            capture_output=True,
+        )
     except (OSError, subprocess.CalledProcessError) as exc:
         pytest.skip(f"cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN): {exc}")
     try:
@@ -294,12 +349,17 @@ def fill(folder: Path) -> Path:
     return filler
 
 
-def test_a_full_disk_mid_game_is_said_at_the_table_and_loses_nothing(tmp_path: Path,
-                                                                     uninterrupted: str) -> None:
+def test_a_full_disk_mid_game_is_said_at_the_table_and_loses_nothing(
+    tmp_path: Path, uninterrupted: str
+) -> None:
     with small_tmpfs(tmp_path / "state", "4m") as state:
         db = state / "journal.db"
-        proc = subprocess.Popen(demo(db, SEED, "--pace", "0.01"), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            demo(db, SEED, "--pace", "0.01"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         assert proc.stdout is not None
         lines: list[str] = []
         filler = None

@@ -26,8 +26,21 @@ KILLS = int(os.environ.get("TAVOLA_POWER_CUTS", "50"))
 
 
 def demo(db: Path, seed: int, pace: float = 0.0) -> list[str]:
-    return [*TAVOLA, "demo", "strozzi", "--players", "4", "--seed", str(seed), "--db", str(db),
-            "--noise", "0.05", "--pace", str(pace)]
+    return [
+        *TAVOLA,
+        "demo",
+        "strozzi",
+        "--players",
+        "4",
+        "--seed",
+        str(seed),
+        "--db",
+        str(db),
+        "--noise",
+        "0.05",
+        "--pace",
+        str(pace),
+    ]
 
 
 def journal(db: Path) -> tuple[str | None, list[str]]:
@@ -40,10 +53,18 @@ def journal(db: Path) -> tuple[str | None, list[str]]:
             return None, []
         if row is None:
             return None, []
-        texts = [t for (t,) in conn.execute(
-            "SELECT text FROM actions WHERE game_id=? ORDER BY seq", (row[0],))]
-        seqs = [s for (s,) in conn.execute(
-            "SELECT seq FROM actions WHERE game_id=? ORDER BY seq", (row[0],))]
+        texts = [
+            t
+            for (t,) in conn.execute(
+                "SELECT text FROM actions WHERE game_id=? ORDER BY seq", (row[0],)
+            )
+        ]
+        seqs = [
+            s
+            for (s,) in conn.execute(
+                "SELECT seq FROM actions WHERE game_id=? ORDER BY seq", (row[0],)
+            )
+        ]
         assert seqs == list(range(1, len(seqs) + 1)), "a gap or a duplicate in the journal"
         return row[1], texts
     finally:
@@ -77,8 +98,13 @@ def run_until_killed(cmd: list[str], delay: float) -> tuple[list[tuple[int, str]
 
 
 def uninterrupted_scores(tmp: Path, seed: int) -> str:
-    out = subprocess.run(demo(tmp / f"clean-{seed}.db", seed), capture_output=True, text=True,
-                         check=True, timeout=120).stdout
+    out = subprocess.run(
+        demo(tmp / f"clean-{seed}.db", seed),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     return next(line for line in out.splitlines() if line.startswith("Game over."))
 
 
@@ -92,8 +118,9 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
         acknowledged: dict[int, str] = {}
         shown = 0  # the last action the lights acknowledged: printed, or restored by a resume
         while True:
-            acks, restored, finished = run_until_killed(demo(db, seed, pace=0.002),
-                                                        delay=rng.uniform(0.2, 0.9))
+            acks, restored, finished = run_until_killed(
+                demo(db, seed, pace=0.002), delay=rng.uniform(0.2, 0.9)
+            )
             for seq, text in acks:
                 assert acknowledged.setdefault(seq, text) == text, "an action changed on resume"
             status, texts = journal(db) if db.exists() else (None, [])
@@ -110,7 +137,11 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
                 break
         games += 1
         clean = uninterrupted_scores(tmp_path, seed)
-        last = subprocess.run([*TAVOLA, "history", "--db", str(db), "--limit", "1"],
-                              capture_output=True, text=True, check=True).stdout
+        last = subprocess.run(
+            [*TAVOLA, "history", "--db", str(db), "--limit", "1"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         assert clean.removeprefix("Game over. ") in last, (clean, last)
     assert kills >= KILLS and games >= 1

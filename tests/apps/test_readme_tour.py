@@ -14,6 +14,7 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,7 +43,7 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = tmp_path_factory.mktemp("tour")
     (where / ".venv" / "bin").mkdir(parents=True)
     script = where / ".venv" / "bin" / "tavola"
-    script.write_text(f"#!/bin/sh\nexec {shlex.join(TAVOLA)} \"$@\"\n")
+    script.write_text(f'#!/bin/sh\nexec {shlex.join(TAVOLA)} "$@"\n')
     script.chmod(0o755)
     (where / "examples").symlink_to(ROOT / "examples")
     return where
@@ -50,15 +51,26 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def env_for(where: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "STATE_DIRECTORY"}
-    env.update(HOME=str(where), XDG_DATA_HOME=str(where / "data"),
-               XDG_CONFIG_HOME=str(where / "config"), TAVOLA_DATA_DIR=str(where / "owner"),
-               PYTHONPATH=str(ROOT))
+    env.update(
+        HOME=str(where),
+        XDG_DATA_HOME=str(where / "data"),
+        XDG_CONFIG_HOME=str(where / "config"),
+        TAVOLA_DATA_DIR=str(where / "owner"),
+        PYTHONPATH=str(ROOT),
+    )
     return env
 
 
-def run(where: Path, line: str, **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(words(line), cwd=where, env=env_for(where), text=True,
-                          capture_output=True, timeout=600, **kw)  # type: ignore[call-overload]
+def run(where: Path, line: str, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        words(line),
+        cwd=where,
+        env=env_for(where),
+        text=True,
+        capture_output=True,
+        timeout=600,
+        **kw,
+    )
 
 
 def in_pty(where: Path, line: str) -> Tty:
@@ -70,8 +82,17 @@ def test_the_tour_has_the_lines_this_test_knows() -> None:
     commands = [words(line)[1] for line in tour()]
     assert all(line.startswith(".venv/bin/tavola ") for line in tour())
     assert commands[0] == "--help" and commands[1] == "sim"
-    assert {"demo", "doctor", "run", "history", "journal", "selfplay", "replay", "data",
-            "cards"} <= set(commands)
+    assert {
+        "demo",
+        "doctor",
+        "run",
+        "history",
+        "journal",
+        "selfplay",
+        "replay",
+        "data",
+        "cards",
+    } <= set(commands)
 
 
 def test_every_line_of_the_tour_runs_as_written(checkout: Path) -> None:

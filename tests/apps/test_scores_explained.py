@@ -42,7 +42,7 @@ def test_the_table_says_each_payout_and_the_tie_break(make_table) -> None:
     first = said.index("Round 1 scored.")
     round1 = [line for line in said[:first] if PAYOUT.fullmatch(line)]
     # the three ports' ships and the four cities' markers, one sentence each
-    assert len(round1) >= 9 + 4 and said[first - len(round1):first] == round1
+    assert len(round1) >= 9 + 4 and said[first - len(round1) : first] == round1
     assert "Seat 4's ship is 1st in Venice: 15." in round1
     # before the end no line names what a seat holds: only payouts and prompts
     for line in said[:end]:
@@ -51,7 +51,7 @@ def test_the_table_says_each_payout_and_the_tie_break(make_table) -> None:
         "Game over. Seat 2 wins 220-220-180-180. Seat 2 and seat 3 have 220 each; seat 2 "
         "wins the tie with the better marker in Florence (space 6 against 5)."
     )
-    assert said[end + 1:end + 5] == [
+    assert said[end + 1 : end + 5] == [
         "seat 1: ships 55, markers 70, bonus spaces 5, progress 50 = 180",
         "seat 2: ships 50, markers 125, bonus spaces 5, progress 40 = 220",
         "seat 3: ships 100, markers 65, bonus spaces 5, progress 50 = 220",
@@ -61,8 +61,12 @@ def test_the_table_says_each_payout_and_the_tie_break(make_table) -> None:
     state = table.app.state
     paid = [0] * 4
     for line in said[:end]:
-        if PAYOUT.fullmatch(line) or " is 1st in " in line or " is 2nd in " in line \
-                or " is 3rd in " in line:
+        if (
+            PAYOUT.fullmatch(line)
+            or " is 1st in " in line
+            or " is 2nd in " in line
+            or " is 3rd in " in line
+        ):
             seat = int(line.split()[1].rstrip("'s")) - 1
             paid[seat] += int(re.findall(r"(\d+)(?: more)?\.$", line)[0])
     assert paid == state.scores()
@@ -123,8 +127,11 @@ def test_sim_shows_the_breakdown_at_the_end(tmp_path: Path, make_table) -> None:
     keys = ""
     _, select, nxt = SEAT_KEYS[int(seat) - 1]
     for _ in range(16):
-        want = history[last].words[len(menu.prefix)] if len(history[last].words) > len(
-            menu.prefix) else DONE
+        want = (
+            history[last].words[len(menu.prefix)]
+            if len(history[last].words) > len(menu.prefix)
+            else DONE
+        )
         while menu.current != want:
             menu.next()
             keys += nxt

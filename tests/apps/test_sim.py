@@ -15,8 +15,7 @@ from tests.support import TAVOLA
 class Terminal:
     def __init__(self, *args: str) -> None:
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen([*TAVOLA, *args], stdin=slave, stdout=slave,
-                                     stderr=slave)
+        self.proc = subprocess.Popen([*TAVOLA, *args], stdin=slave, stdout=slave, stderr=slave)
         os.close(slave)
         self.seen = b""
 
@@ -55,8 +54,9 @@ class Terminal:
 
 
 def test_sim_draws_the_board_and_keys_play(tmp_path: Path) -> None:
-    term = Terminal("sim", "strozzi", "--seats", "3", "--seed", "4", "--db",
-                    str(tmp_path / "sim.db"))
+    term = Terminal(
+        "sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "sim.db")
+    )
     try:
         screen = term.read_until("keys (previous select next")
         assert "Venice" in screen and "(pirate, +1, goods)" in screen

@@ -26,14 +26,24 @@ COLS, ROWS = 80, 24
 class Tty:
     """`tavola sim` in a pseudo-terminal of 80x24, its screen emulated by pyte."""
 
-    def __init__(self, *args: str, argv: list[str] | None = None, cwd: Path | None = None,
-                 env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *args: str,
+        argv: list[str] | None = None,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        env = {**(env if env is not None else os.environ), "COLUMNS": str(COLS),
-               "LINES": str(ROWS), "TERM": "xterm-256color"}
-        self.proc = subprocess.Popen(argv or [*TAVOLA, *args], stdin=slave, stdout=slave,
-                                     stderr=slave, env=env, cwd=cwd)
+        env = {
+            **(env if env is not None else os.environ),
+            "COLUMNS": str(COLS),
+            "LINES": str(ROWS),
+            "TERM": "xterm-256color",
+        }
+        self.proc = subprocess.Popen(
+            argv or [*TAVOLA, *args], stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd
+        )
         os.close(slave)
         self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
@@ -185,8 +195,9 @@ def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Pat
         term.keys("w")  # laid out: play starts, the checklist joins the log
         screen = term.wait_for("to act")
         assert "setup, in order" not in screen
-        assert re.match(r"Florence \| seat (1 \(blue\)|2 \(orange\)) to act",
-                        screen.splitlines()[0]), screen.splitlines()[0]
+        assert re.match(
+            r"Florence \| seat (1 \(blue\)|2 \(orange\)) to act", screen.splitlines()[0]
+        ), screen.splitlines()[0]
         assert re.match(r"seat [12]: .*\[", screen.splitlines()[1]), screen.splitlines()[1]
         # the setup steps are in the log now: scrolling back finds the first
         term.keys("[" * 12)
@@ -196,18 +207,27 @@ def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Pat
 
 
 def test_sim_refuses_a_seat_count_the_game_cannot_seat() -> None:
-    done = subprocess.run([*TAVOLA, "sim", "strozzi", "--seats", "2"], capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [*TAVOLA, "sim", "strozzi", "--seats", "2"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stderr.strip() == "tavola sim: --seats: Strozzi is for 3-6 players, not 2"
 
 
 def test_sim_takes_options_like_selfplay() -> None:
-    done = subprocess.run([*TAVOLA, "sim", "florence", "--seats", "1", "--difficulty", "hardest"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*TAVOLA, "sim", "florence", "--seats", "1", "--difficulty", "hardest"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "hardest" in done.stderr
-    done = subprocess.run([*TAVOLA, "sim", "strozzi", "--option", "nonsense=1"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [*TAVOLA, "sim", "strozzi", "--option", "nonsense=1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "Strozzi has no option nonsense" in done.stderr
 
 
@@ -216,9 +236,24 @@ def test_demo_takes_options_and_the_game_is_played_with_them(tmp_path: Path) -> 
     from apps.journal import Journal
 
     db = tmp_path / "d.db"
-    done = subprocess.run([*TAVOLA, "demo", "florence", "--players", "1", "--seed", "2",
-                           "--difficulty", "harder", "--db", str(db)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            *TAVOLA,
+            "demo",
+            "florence",
+            "--players",
+            "1",
+            "--seed",
+            "2",
+            "--difficulty",
+            "harder",
+            "--db",
+            str(db),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     journal = Journal(db)
     try:
@@ -232,8 +267,12 @@ def test_demo_takes_options_and_the_game_is_played_with_them(tmp_path: Path) -> 
 def test_the_terminal_strip_does_not_overwrite_the_log(tmp_path: Path) -> None:
     """`demo --strip terminal` on an 80x24 terminal: the strip keeps the top rows and
     the sentences scroll below it, each whole, ending as the demo without the strip does."""
-    plain = subprocess.run([*TAVOLA, "demo", "strozzi", "--players", "3", "--seed", "1"],
-                           capture_output=True, text=True, timeout=300)
+    plain = subprocess.run(
+        [*TAVOLA, "demo", "strozzi", "--players", "3", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert plain.returncode == 0
     term = Tty("demo", "strozzi", "--players", "3", "--seed", "1", "--strip", "terminal")
     end = time.monotonic() + 300
@@ -250,8 +289,18 @@ def test_the_terminal_strip_does_not_overwrite_the_log(tmp_path: Path) -> None:
 def test_sim_says_the_players_names(tmp_path: Path) -> None:
     """Names typed at `sim --names` stand for the seats in the status line, the menu and
     every sentence of the log."""
-    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--names", "Anna,Ben,Carla",
-               "--db", str(tmp_path / "s.db"))
+    term = Tty(
+        "sim",
+        "strozzi",
+        "--seats",
+        "3",
+        "--seed",
+        "4",
+        "--names",
+        "Anna,Ben,Carla",
+        "--db",
+        str(tmp_path / "s.db"),
+    )
     try:
         term.wait_for("joined: nobody yet")
         term.keys("wsx")

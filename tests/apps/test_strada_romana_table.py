@@ -74,8 +74,12 @@ def make_table(tmp_path: Path) -> Iterator:
         options: dict[str, object] | None = None,
     ) -> tuple[Appliance, ButtonBot]:
         config = demo_config(
-            "strada_romana", players, journal=tmp_path / "journal.db", seed=seed,
-            chance=chance, one_button=one_button,
+            "strada_romana",
+            players,
+            journal=tmp_path / "journal.db",
+            seed=seed,
+            chance=chance,
+            one_button=one_button,
         )
         config.app.options = dict(options or {})
         clock = ManualClock()
@@ -109,7 +113,12 @@ def seated(make_table, players: int = 3, seed: int = 1) -> tuple[Appliance, Butt
     ],
 )
 def test_a_whole_game_by_button_presses_scores_as_the_engine(
-    make_table, tmp_path: Path, players: int, seed: int, chance: str, one_button: int,
+    make_table,
+    tmp_path: Path,
+    players: int,
+    seed: int,
+    chance: str,
+    one_button: int,
     options: dict[str, object],
 ) -> None:
     table, bot = make_table(players, seed, chance=chance, one_button=one_button, options=options)
@@ -160,8 +169,11 @@ def test_at_the_reveal_the_holder_names_each_tile_and_the_wagon_lights(make_tabl
     wagon = menu.candidate().words[1]
     b = state.board
     w = b.wagon_index[wagon]
-    element = (f"{SQ}{b.square_names[state.pos[w]]}" if state.pos[w] >= 0
-               else f"strada_romana.arrival.{state.arrived.index(w) + 1}")
+    element = (
+        f"{SQ}{b.square_names[state.pos[w]]}"
+        if state.pos[w] >= 0
+        else f"strada_romana.arrival.{state.arrived.index(w) + 1}"
+    )
     lit = [app.frame(bot.clock.now + k * 0.05).get(element) for k in range(12)]
     assert [WHITE, WHITE] in lit
     bot.command(seat, "select")
@@ -241,7 +253,7 @@ def test_the_wagon_under_the_cursor_lights_the_squares_it_can_reach(make_table) 
         # the wagon itself in white; at the first turn every wagon is on a start square
         assert frame[SQ + b.square_names[state.pos[w]]] == [WHITE, WHITE]
         first = {a.words[2] for a in state.legal_actions() if a.words[:2] == ("step", wagon)}
-        lit = {k[len(SQ):]: v for k, v in frame.items() if k.startswith(SQ) and v[0] == v[1]}
+        lit = {k[len(SQ) :]: v for k, v in frame.items() if k.startswith(SQ) and v[0] == v[1]}
         assert {s for s, v in lit.items() if v == [colour, colour]} == first
         later = {s for s, v in lit.items() if v == [dim(colour, LATER)] * 2}
         if state.head[w] == TO_ROME:  # from Portus: 111/113/112, then 121/122, then 131/132
@@ -267,8 +279,11 @@ def test_a_moving_wagon_shows_its_remaining_reach_from_the_top_level(make_table)
     state = app.state
     assert isinstance(state, StradaRomanaState)
     seat = app._waiting_seat()
-    step = next(a for a in state.legal_actions() if a.words[:2] == ("step", "ballio")
-                and a.words[2] in ("111", "351"))
+    step = next(
+        a
+        for a in state.legal_actions()
+        if a.words[:2] == ("step", "ballio") and a.words[2] in ("111", "351")
+    )
     for command in bot.presses_for(seat, step):
         bot.command(seat, command)
     assert state.phase == "moving" and state.mover == state.board.wagon_index["ballio"]
@@ -276,12 +291,15 @@ def test_a_moving_wagon_shows_its_remaining_reach_from_the_top_level(make_table)
     here = state.board.square_names[state.pos[state.mover]]
     assert hint[SQ + here] == [WHITE, WHITE]
     nxt = {a.words[2] for a in state.legal_actions() if a.words[0] == "step"}
-    assert {k[len(SQ):] for k, v in hint.items() if v == [WAGON["ballio"]] * 2} == nxt
+    assert {k[len(SQ) :] for k, v in hint.items() if v == [WAGON["ballio"]] * 2} == nxt
 
 
 def test_collect_keeps_only_the_goods_it_can_take_lit() -> None:
-    state = playout(3, 4, lambda s: s.phase == "stopped" and any(
-        a.words[0] == "collect" for a in s.legal_actions()))
+    state = playout(
+        3,
+        4,
+        lambda s: s.phase == "stopped" and any(a.words[0] == "collect" for a in s.legal_actions()),
+    )
     b = state.board
     offered = [a for a in state.legal_actions() if a.words[0] == "collect"]
     hint = VIEW.hint(state, ("collect",), ctx_for(3))
@@ -546,4 +564,3 @@ def test_the_layout_loads_fits_the_tables_and_has_every_element_the_view_lights(
     # all but seat 4 (empty here) and the status LEDs, which the table lights
     unused = [n for n in layout.names() if n not in lit and not n.startswith("seat.4.")]
     assert unused == [f"seat.{s}.status" for s in (1, 2, 3, 5, 6)]
-

@@ -22,8 +22,14 @@ LEDS = 438  # the Strozzi layout
 
 
 def config(tmp_path: Path, *, game: bool = True, **strip: str | int | float) -> Any:
-    text = demo_config_text("strozzi", 3, journal=tmp_path / "j.db", seed=7,
-                            strip=str(strip.pop("backend", "adalight")), strip_keys=strip)
+    text = demo_config_text(
+        "strozzi",
+        3,
+        journal=tmp_path / "j.db",
+        seed=7,
+        strip=str(strip.pop("backend", "adalight")),
+        strip_keys=strip,
+    )
     if not game:  # no fixed game: the table waits at idle, a picture that does not move
         text = text.replace('game = "strozzi"\n', "")
     return parse_text(text, name="table.toml")
@@ -95,7 +101,8 @@ def test_an_arduino_that_resets_on_open_shows_the_first_picture(tmp_path: Path) 
 
 
 def test_a_strip_unplugged_mid_game_is_said_once_the_game_goes_on_and_it_comes_back(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     link = tmp_path / "wled"
     peer = WledPeer(link, leds=LEDS)
     run = Run(config(tmp_path, port=str(link), baud=1_000_000))
@@ -115,7 +122,9 @@ def test_a_strip_unplugged_mid_game_is_said_once_the_game_goes_on_and_it_comes_b
         run.loop(0.3)
         assert peer.last == run.table.pipeline._last_out  # seats 1-3 joined, as it is now
         assert [s for s in run.said if s.startswith("LED strip")] == [
-            failed[0], "LED strip is back; the board is shown again."]
+            failed[0],
+            "LED strip is back; the board is shown again.",
+        ]
     finally:
         run.close()
         peer.close()
@@ -150,7 +159,8 @@ def timing_out_spi(monkeypatch: pytest.MonkeyPatch) -> type[TimingOutSpi]:
 
 
 def test_an_spi_transfer_that_times_out_does_not_end_the_table(
-        tmp_path: Path, timing_out_spi: type[TimingOutSpi]) -> None:
+    tmp_path: Path, timing_out_spi: type[TimingOutSpi]
+) -> None:
     """spidev is replaced (this machine has no SPI): what it cannot show is the kernel's
     own behaviour after a DMA timeout; the table's answer to the OSError is what counts."""
     run = Run(config(tmp_path, backend="spi"))
@@ -166,6 +176,7 @@ def test_an_spi_transfer_that_times_out_does_not_end_the_table(
         assert timing_out_spi.opens >= 2  # closed and opened again
         run.loop(0.2)
         assert timing_out_spi.writes[-1] == run.table.strip.backend.encoder.encode(  # type: ignore[attr-defined]
-            run.table.pipeline._last_out)
+            run.table.pipeline._last_out
+        )
     finally:
         run.close()

@@ -45,8 +45,9 @@ def assert_journal_replays(table: Appliance, path: Path) -> None:
     table's scores and winner, recorded with the finished game."""
     state = table.app.state
     assert table.app.mode == "over" and state is not None and state.is_over()
-    replay = engine.get(state.game.name).new_state(state.players, seed=state.seed,
-                                                   options=state.options)
+    replay = engine.get(state.game.name).new_state(
+        state.players, seed=state.seed, options=state.options
+    )
     for player, text in journal_actions(path):
         replay.apply(replay.parse_action(text, player=player))
     assert replay.is_over()
@@ -62,15 +63,16 @@ def snapshot(table: Appliance) -> str:
 
 def status_pixel(table: Appliance, seat: str) -> tuple[int, ...]:
     layout = table.layouts["strozzi"]
-    (_, index), = layout.indices(f"seat.{seat}.status")
+    ((_, index),) = layout.indices(f"seat.{seat}.status")
     last = table.strip.last  # type: ignore[attr-defined]
     assert last is not None
     return last[index]
 
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (4, 5), (6, 2)])
-def test_a_whole_game_by_button_presses_scores_as_the_engine(make_table, tmp_path: Path,
-                                                             players: int, seed: int) -> None:
+def test_a_whole_game_by_button_presses_scores_as_the_engine(
+    make_table, tmp_path: Path, players: int, seed: int
+) -> None:
     table, _clock, bot = make_table(players=players, seed=seed)
     assert bot.play(players)
     assert_journal_replays(table, tmp_path / "journal.db")
@@ -84,8 +86,9 @@ def test_one_button_seats_and_picked_draws_play_a_whole_game(make_table) -> None
     assert sum(1 for a in table.app.state.history if a.player == CHANCE) > 10
 
 
-def test_an_out_of_turn_press_flashes_that_seat_and_changes_nothing(make_table,
-                                                                    tmp_path: Path) -> None:
+def test_an_out_of_turn_press_flashes_that_seat_and_changes_nothing(
+    make_table, tmp_path: Path
+) -> None:
     table, _clock, bot = seated(make_table)
     app = table.app
     waiting = app._waiting_seat()
@@ -152,8 +155,12 @@ def test_a_long_press_begun_out_of_turn_never_acts(make_table) -> None:
         trial = app.state.clone()
         trial.apply(action)
         after = trial.current_player()
-        if (app.mode == "playing" and app.state.current_player() != CHANCE
-                and after not in (None, CHANCE) and app.players[after] != seat):
+        if (
+            app.mode == "playing"
+            and app.state.current_player() != CHANCE
+            and after not in (None, CHANCE)
+            and app.players[after] != seat
+        ):
             break
         bot.advance(3)
     else:
@@ -198,8 +205,10 @@ def test_selecting_applies_only_after_confirmation(make_table, tmp_path: Path) -
     assert len(app.state.history) == count
     bot.command(seat, "select")  # confirm the pirate flag
     assert len(app.state.history) == count + 1
-    assert journal_actions(tmp_path / "journal.db")[-1] == (app.state.history[-1].player,
-                                                           "flag pirate")
+    assert journal_actions(tmp_path / "journal.db")[-1] == (
+        app.state.history[-1].player,
+        "flag pirate",
+    )
 
 
 def test_undo_removes_the_last_action_but_never_a_seen_draw(make_table, tmp_path: Path) -> None:
@@ -254,16 +263,20 @@ def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) 
     # it says where it resumed, and repeats the last action: a cut may have come between
     # that action's commit and its acknowledgement
     who = "draw" if last.player == CHANCE else f"seat {again.app.players[last.player]}"
-    assert make_table.said[said:said + 2] == [f"Resumed Strozzi after {count} actions.",
-                                              f"#{count} {who}: {last.text}"]
+    assert make_table.said[said : said + 2] == [
+        f"Resumed Strozzi after {count} actions.",
+        f"#{count} {who}: {last.text}",
+    ]
 
 
-def test_a_file_that_is_not_a_journal_is_refused_and_left_alone(make_table,
-                                                                 tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_journal_is_refused_and_left_alone(make_table, tmp_path: Path) -> None:
     db = tmp_path / "journal.db"
     db.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(JournalError, match=r"journal\.db is not an SQLite database.*nothing "
-                       r"was changed"):
+    with pytest.raises(
+        JournalError,
+        match=r"journal\.db is not an SQLite database.*nothing "
+        r"was changed",
+    ):
         make_table(db=db)
     assert db.read_bytes() == b"this is not a database at all" * 100
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.db"]
@@ -383,8 +396,11 @@ def test_the_game_menu_offers_the_games_the_strip_can_show(tmp_path: Path) -> No
     from hw.tomlsource import ConfigError
 
     config = demo_config("strozzi", 3, journal=tmp_path / "j.db", seed=1)
-    small = replace(config, hw=replace(config.hw, strip=replace(config.hw.strip, count=500)),
-                    app=replace(config.app, game=None))
+    small = replace(
+        config,
+        hw=replace(config.hw, strip=replace(config.hw.strip, count=500)),
+        app=replace(config.app, game=None),
+    )
     table = Appliance(small, clock=ManualClock(), button_thread=False, say=lambda _t: None)
     try:
         assert "strozzi" in table.app.game_names and "florence" not in table.app.game_names
@@ -410,8 +426,7 @@ def test_a_solo_florence_player_never_gets_the_automas_colours(tmp_path: Path) -
         bot.press("table", "menu")
         assert table.app.players == ["1"] and table.app.state.players == 1
         colour = table.app.colours[0]
-        assert colour not in [c for n, c in view_for("florence").palette
-                              if n in ("orange", "blue")]
+        assert colour not in [c for n, c in view_for("florence").palette if n in ("orange", "blue")]
         assert any("Florence for 1: seats 1 purple" in line for line in said)
     finally:
         table.close()

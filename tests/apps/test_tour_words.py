@@ -33,7 +33,11 @@ def test_one_card_paired_is_said_in_the_singular(tmp_path: Path) -> None:
     the id, then the person names the card (1: the first ship)."""
     done = subprocess.run(
         [*TAVOLA, "cards", "learn", "strozzi", "--keyboard", "--cards", str(tmp_path / "c.toml")],
-        input="0001234\n1\n", capture_output=True, text=True, timeout=60)
+        input="0001234\n1\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert f"1 card paired; the registry is {tmp_path / 'c.toml'}." in done.stdout
 
@@ -55,7 +59,8 @@ def test_the_colour_a_solo_seat_is_told_is_the_colour_its_light_shows(tmp_path: 
         assert table.app.frame(clock())["seat.1.status"] == purple
         bot.command("2", "select")
         assert said[-1] == "Seat 2 joined as orange. Seat 1 is blue now."
-        assert table.app.frame(clock())["seat.1.status"] == dict(
-            view_for("florence").palette)["blue"]
+        assert (
+            table.app.frame(clock())["seat.1.status"] == dict(view_for("florence").palette)["blue"]
+        )
     finally:
         table.close()

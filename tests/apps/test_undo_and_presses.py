@@ -68,7 +68,7 @@ def just_after(pred):  # type: ignore[no-untyped-def]
         seat_actions = [a for a in app.state.history if a.player != CHANCE]
         if not seat_actions or not pred(seat_actions[-1]):
             return False
-        after = app.state.history[app.state.history.index(seat_actions[-1]) + 1:]
+        after = app.state.history[app.state.history.index(seat_actions[-1]) + 1 :]
         return all(a.player == CHANCE for a in after)
 
     return done
@@ -118,8 +118,9 @@ def test_a_strozzi_port_can_be_undone_until_the_next_press(make_table, tmp_path:
     drawn = snapshot(table)
     bot.press("table", "undo")
     assert snapshot(table) == drawn
-    assert make_table.said[-1] == (f"'{app.state.history[-1].text}' cannot be undone: it was a "
-                                   "draw everybody saw.")
+    assert make_table.said[-1] == (
+        f"'{app.state.history[-1].text}' cannot be undone: it was a draw everybody saw."
+    )
 
 
 def test_a_solo_florence_action_can_be_undone(florence, tmp_path: Path) -> None:
@@ -127,8 +128,9 @@ def test_a_solo_florence_action_can_be_undone(florence, tmp_path: Path) -> None:
     Strozzi's next card is drawn can be taken back; the card waits for his next press."""
     table, bot = florence(1, 2)
     app = table.app
-    play_until(bot, 1, just_after(lambda a: a.text != "ok" and a.words[0] in ("bonus", "move",
-                                                                             "dispatch")))
+    play_until(
+        bot, 1, just_after(lambda a: a.text != "ok" and a.words[0] in ("bonus", "move", "dispatch"))
+    )
     move = next(a for a in reversed(app.state.history) if a.player != CHANCE)
     count = len(app.state.history)
     before = app.session.replayed(app.state.history[:-1]).to_dict()
@@ -141,8 +143,9 @@ def test_a_solo_florence_action_can_be_undone(florence, tmp_path: Path) -> None:
     assert app.menus["1"].actions == list(app.state.legal_actions())
 
 
-def test_undo_stops_where_the_next_player_acted_even_after_a_restart(make_table,
-                                                                     tmp_path: Path) -> None:
+def test_undo_stops_where_the_next_player_acted_even_after_a_restart(
+    make_table, tmp_path: Path
+) -> None:
     """Seat A acts, seat B acts and undoes: A's action is no longer A's to take back (B's
     turn had begun), and a table restarted after a power cut says the same."""
     table, _clock, bot = seated(make_table, seed=9)
@@ -150,8 +153,12 @@ def test_undo_stops_where_the_next_player_acted_even_after_a_restart(make_table,
 
     def two_seats(a: TableApp) -> bool:
         h = a.state.history
-        return (not held(a) and len(h) >= 2 and CHANCE not in (h[-1].player, h[-2].player)
-                and h[-1].player != h[-2].player)
+        return (
+            not held(a)
+            and len(h) >= 2
+            and CHANCE not in (h[-1].player, h[-2].player)
+            and h[-1].player != h[-2].player
+        )
 
     play_until(bot, 4, two_seats)
     first, second = app.state.history[-2], app.state.history[-1]
@@ -159,8 +166,7 @@ def test_undo_stops_where_the_next_player_acted_even_after_a_restart(make_table,
     assert app.state.history[-1] == first
     frozen = snapshot(table)
     bot.press("table", "undo")
-    refused = (f"'{first.text}' cannot be undone: seat {app.players[second.player]} has acted "
-               "since.")
+    refused = f"'{first.text}' cannot be undone: seat {app.players[second.player]} has acted since."
     assert snapshot(table) == frozen and make_table.said[-1] == refused
     locked, waits = app.session.locked, app.session.held
     # a power cut: the process is gone without closing anything; a new one starts
@@ -216,8 +222,9 @@ def test_acknowledging_an_automa_step_is_one_press(florence) -> None:
     """'After each of Strozzi's steps the human confirms it ('ok')': one select."""
     table, bot = florence(1, 2)
     app = table.app
-    play_until(bot, 1, lambda a: not held(a)
-               and [x.text for x in a.state.legal_actions()] == ["ok"])
+    play_until(
+        bot, 1, lambda a: not held(a) and [x.text for x in a.state.legal_actions()] == ["ok"]
+    )
     count = len(app.state.history)
     bot.command("1", "select")
     assert len(app.state.history) > count and app.state.history[count].text == "ok"
@@ -228,8 +235,14 @@ def test_the_cursor_is_shown_at_once_and_never_on_a_pass(florence) -> None:
     shown with its cursor before any key, and two presses of select never pass."""
     table, bot = florence(2, 4)
     app = table.app
-    play_until(bot, 2, lambda a: any(x.words[0] == "pass" for x in a.state.legal_actions())
-               and a._waiting_seat() is not None)
+    play_until(
+        bot,
+        2,
+        lambda a: (
+            any(x.words[0] == "pass" for x in a.state.legal_actions())
+            and a._waiting_seat() is not None
+        ),
+    )
     seat = app._waiting_seat()
     menu = app.menus[seat]  # no key pressed yet at this seat for this decision
     assert florence.said[-1] == f"Seat {seat}: {menu.path()}"
@@ -237,8 +250,7 @@ def test_the_cursor_is_shown_at_once_and_never_on_a_pass(florence) -> None:
     player = app.players.index(seat)
     for _ in range(2):
         bot.command(seat, "select")
-    assert not any(a.player == player and a.words[0] == "pass"
-                   for a in app.state.history[-2:])
+    assert not any(a.player == player and a.words[0] == "pass" for a in app.state.history[-2:])
 
 
 def _status(app: TableApp, seat: str, now: float):  # type: ignore[no-untyped-def]
@@ -267,8 +279,7 @@ def test_the_refusal_pattern_differs_from_every_seats_prompt(game: str) -> None:
     from apps.table.render import BLINK_S, BLINKS, refusal_light
 
     view = view_for(game)
-    samples = [refusal_light(BLINKS * 2 * BLINK_S - (k + 0.5) * BLINK_S)
-               for k in range(BLINKS * 2)]
+    samples = [refusal_light(BLINKS * 2 * BLINK_S - (k + 0.5) * BLINK_S) for k in range(BLINKS * 2)]
     assert samples == [ERROR, OFF] * BLINKS
     for _name, colour in view.palette:
         prompts = {dim(colour, pulse(t / 10)) for t in range(16)} | {dim(colour, 0.3)}
@@ -343,8 +354,12 @@ def test_a_power_cut_after_undo_resumes_exactly(tmp_path: Path) -> None:
     import sys
 
     db = tmp_path / "journal.db"
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_TABLE, str(db)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", KILLED_TABLE, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         before = json.loads(proc.stdout.readline())
@@ -359,7 +374,10 @@ def test_a_power_cut_after_undo_resumes_exactly(tmp_path: Path) -> None:
         session = table.app.session
         assert session is not None and session.state.to_dict() == before["state"]
         assert (session.locked, session.why_locked, session.held) == (
-            before["locked"], before["why"], before["held"])
+            before["locked"],
+            before["why"],
+            before["held"],
+        )
         assert before["why"].endswith("has acted since")
     finally:
         table.close()

@@ -24,8 +24,28 @@ from .conformance import new_state, snapshot
 
 GAMES = engine.games()
 UNICODE_DIGITS = "²³¹٣۴߄१௫๓໒༣၅႒០᠓᥆᧑᪅᭓᮲᱄᱕꘢꣔꤃꧓꩓꯰０𐒠𑁧𝟘𝟡"
-SPECIAL = ["²", "1²", "٣", "０", "𝟡", "9" * 5000, "1" + "0" * 4400, "-1", "0", "+3", "1_0",
-           "1e9", "0x10", " ", "\x00", "\u200b", "inf", "nan", "None", "-0"]
+SPECIAL = [
+    "²",
+    "1²",
+    "٣",
+    "０",
+    "𝟡",
+    "9" * 5000,
+    "1" + "0" * 4400,
+    "-1",
+    "0",
+    "+3",
+    "1_0",
+    "1e9",
+    "0x10",
+    " ",
+    "\x00",
+    "\u200b",
+    "inf",
+    "nan",
+    "None",
+    "-0",
+]
 
 
 @cache
@@ -54,7 +74,7 @@ def near_misses(state: State, rng: random.Random) -> list[str]:
         words = text.split()
         for i in range(len(words) + 1):
             for junk in SPECIAL:
-                texts.append(" ".join([*words[:i], junk, *words[i + 1:]]))
+                texts.append(" ".join([*words[:i], junk, *words[i + 1 :]]))
     return texts
 
 
@@ -89,11 +109,13 @@ def test_any_text_is_refused_or_is_a_legal_action(name: str, data: st.DataObject
     state = states[data.draw(st.integers(0, len(states) - 1), label="position")]
     legal = [a.text for a in state.legal_actions()]
     words = sorted({w for t in legal for w in t.split()}) or ["pass"]
-    word = st.one_of(st.sampled_from(words), st.sampled_from(SPECIAL),
-                     st.text(alphabet=UNICODE_DIGITS + "0123456789-+", min_size=1, max_size=6),
-                     st.text(max_size=8))
-    text = data.draw(st.one_of(st.text(), st.lists(word, max_size=6).map(" ".join)),
-                     label="text")
+    word = st.one_of(
+        st.sampled_from(words),
+        st.sampled_from(SPECIAL),
+        st.text(alphabet=UNICODE_DIGITS + "0123456789-+", min_size=1, max_size=6),
+        st.text(max_size=8),
+    )
+    text = data.draw(st.one_of(st.text(), st.lists(word, max_size=6).map(" ".join)), label="text")
     if normalise(text) in legal:
         assert state.parse_action(text).text in legal
         return

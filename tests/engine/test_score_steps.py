@@ -49,8 +49,7 @@ def test_strozzi_ships_are_said_by_port_and_rank() -> None:
     expected = [
         f"Seat {entry.seat + 1}'s ship is {rank} in {port.name.capitalize()}: {points}."
         for port in before.ports
-        for rank, points, entry in zip(("1st", "2nd", "3rd"), (15, 10, 5), port.ships,
-                                       strict=False)
+        for rank, points, entry in zip(("1st", "2nd", "3rd"), (15, 10, 5), port.ships, strict=False)
     ]
     assert said == expected and len(said) >= 3
 
@@ -67,8 +66,9 @@ def test_strozzi_round_scoring_says_payouts_never_totals() -> None:
     scored = next(e for e in events if e.kind == "round_scored")
     assert "money" not in scored.data
     steps = state.score_steps(events)
-    assert steps and all(s.sentence.endswith((f": {s.points}.", f": {s.points} more."))
-                         for s in steps)
+    assert steps and all(
+        s.sentence.endswith((f": {s.points}.", f": {s.points} more.")) for s in steps
+    )
     assert state.observe().scores is None
 
 
@@ -142,6 +142,8 @@ def test_strozzi_a_progress_tie_is_said_as_decided_by_florence() -> None:
             if a["category"] == b["category"] and a["value"] == b["value"]:
                 found += 1
                 assert florence.index(a["player"]) < florence.index(b["player"])
-                assert any(p == a["player"] and "a tie decided by the better marker in "
-                           "Florence" in s for p, s in steps)
+                assert any(
+                    p == a["player"] and "a tie decided by the better marker in Florence" in s
+                    for p, s in steps
+                )
     assert found

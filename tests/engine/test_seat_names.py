@@ -15,8 +15,9 @@ from engine.core import capital, derive, random_action, seat_name
 NAMING = ("strozzi", "florence", "strada_romana")
 
 
-@pytest.mark.parametrize(("game", "players"), [
-    ("strozzi", 4), ("florence", 3), ("florence", 1), ("strada_romana", 3)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("strozzi", 4), ("florence", 3), ("florence", 1), ("strada_romana", 3)]
+)
 def test_describe_names_the_players_with_the_callers_namer(game: str, players: int) -> None:
     assert game in NAMING
     state = engine.get(game).new_state(players, seed=3)

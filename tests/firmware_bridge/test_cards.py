@@ -45,11 +45,14 @@ def test_the_registry_round_trips_through_its_file(tmp_path: Path) -> None:
     assert not list(path.parent.glob(".cards-*"))  # no temporary file left behind
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('[chess]\n"a" = "draw 1"\n', r"cards\.toml:1: chess: is not a game"),
-    ('[strozzi]\n"a" = 7\n', r"cards\.toml:2: strozzi\.a: must be a card"),
-    ('strozzi = 1\n', r"cards\.toml:1: strozzi: must be a table"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[chess]\n"a" = "draw 1"\n', r"cards\.toml:1: chess: is not a game"),
+        ('[strozzi]\n"a" = 7\n', r"cards\.toml:2: strozzi\.a: must be a card"),
+        ("strozzi = 1\n", r"cards\.toml:1: strozzi: must be a table"),
+    ],
+)
 def test_a_broken_registry_names_its_line(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "cards.toml"
     path.write_text(text)
@@ -67,14 +70,17 @@ def test_strozzi_lists_its_ships_and_tokens_with_their_copies() -> None:
         catalogue("chess")
 
 
-@pytest.mark.parametrize(("card", "action", "expected"), [
-    ("draw 7", "draw 7", True),
-    ("draw 7", "draw 17", False),
-    ("tile influencers", "tile 3 influencers", True),  # the location is the table's business
-    ("tile influencers", "token 3 influencers", False),
-    ("draw ware yellow", "draw ware yellow", True),
-    ("influencers", "tile 3 influencers", False),  # a verb alone never matches a suffix
-])
+@pytest.mark.parametrize(
+    ("card", "action", "expected"),
+    [
+        ("draw 7", "draw 7", True),
+        ("draw 7", "draw 17", False),
+        ("tile influencers", "tile 3 influencers", True),  # the location is the table's business
+        ("tile influencers", "token 3 influencers", False),
+        ("draw ware yellow", "draw ware yellow", True),
+        ("influencers", "tile 3 influencers", False),  # a verb alone never matches a suffix
+    ],
+)
 def test_what_a_card_answers(card: str, action: str, expected: bool) -> None:
     assert answers(card, Action(CHANCE, action)) is expected
 
@@ -111,18 +117,24 @@ def test_learn_pairs_scans_with_numbers_or_notation(tmp_path: Path) -> None:
     reg = CardRegistry(tmp_path / "cards.toml")
     answers_given = iter(["7", "nonsense", "reveal arts-2", "", "q"])
     said: list[str] = []
-    paired = learn("strozzi", reg, iter(["ID1", "ID2", "ID3", "ID4", "ID5"]),
-                   lambda prompt: next(answers_given), said.append)
+    paired = learn(
+        "strozzi",
+        reg,
+        iter(["ID1", "ID2", "ID3", "ID4", "ID5"]),
+        lambda prompt: next(answers_given),
+        said.append,
+    )
     assert paired == 2
     assert CardRegistry.load(tmp_path / "cards.toml").cards("strozzi") == {
-        "ID1": "draw 7", "ID2": "reveal arts-2"}
+        "ID1": "draw 7",
+        "ID2": "reveal arts-2",
+    }
     assert any("Skipped" in s for s in said)
     assert any(" 33) reveal arts-2 x6" in s for s in said)  # copies still to pair
-    assert not any("  7) draw 7" in s for s in said[said.index("Scanned ID2."):])
+    assert not any("  7) draw 7" in s for s in said[said.index("Scanned ID2.") :])
 
 
-def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypatch,
-                                                     capsys) -> None:
+def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypatch, capsys) -> None:
     cards = tmp_path / "cards.toml"
     monkeypatch.setattr("sys.stdin", io.StringIO("04A1B2C3D4\n1\nABC\nreveal sciences-2\n"))
     assert main(["cards", "learn", "strozzi", "--keyboard", "--cards", str(cards)]) == 0
@@ -134,8 +146,9 @@ def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypat
     assert "reveal sciences-2" in out and "ABC (1 of 6)" in out
 
 
-def test_tavola_cards_learn_from_an_emulated_board(tmp_path: Path, monkeypatch, capsys,
-                                                   mcu_emulator, device_path: Path) -> None:
+def test_tavola_cards_learn_from_an_emulated_board(
+    tmp_path: Path, monkeypatch, capsys, mcu_emulator, device_path: Path
+) -> None:
     emu = mcu_emulator(leds=4)
     cards = tmp_path / "cards.toml"
     monkeypatch.setattr("sys.stdin", io.StringIO("29\n30\n"))
@@ -148,11 +161,26 @@ def test_tavola_cards_learn_from_an_emulated_board(tmp_path: Path, monkeypatch, 
     scanner = threading.Thread(target=scan)
     scanner.start()
     try:
-        code = main(["cards", "learn", "strozzi", "--device", str(device_path), "--kind", "mcu",
-                     "--cards", str(cards), "--count", "2"])
+        code = main(
+            [
+                "cards",
+                "learn",
+                "strozzi",
+                "--device",
+                str(device_path),
+                "--kind",
+                "mcu",
+                "--cards",
+                str(cards),
+                "--count",
+                "2",
+            ]
+        )
     finally:
         scanner.join()
     assert code == 0
     assert CardRegistry.load(cards).cards("strozzi") == {
-        "0A0079A2B1": "draw 29", "1122334455": "reveal arts-1-venice"}
+        "0A0079A2B1": "draw 29",
+        "1122334455": "reveal arts-1-venice",
+    }
     assert "Table microcontroller connected" in capsys.readouterr().out

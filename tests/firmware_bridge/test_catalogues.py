@@ -18,8 +18,11 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("name", "players", "options", "tagged"), CASES,
-                         ids=[f"{c[0]}-{c[1]}p-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    ("name", "players", "options", "tagged"),
+    CASES,
+    ids=[f"{c[0]}-{c[1]}p-{i}" for i, c in enumerate(CASES)],
+)
 def test_every_tagged_draw_is_answered_by_exactly_its_card(name, players, options, tagged):
     cards = [card for card, _copies in catalogue(name)]
     assert len(cards) == len(set(cards)), "a card listed twice"

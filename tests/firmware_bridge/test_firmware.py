@@ -67,18 +67,25 @@ def test_shared_modules_keep_to_the_micropython_subset(name: str) -> None:
 
 def test_the_shared_modules_import_as_the_pico_lays_them_out() -> None:
     """On the Pico they are top-level modules: device.py must fall back to `import proto`."""
-    code = ("import device, buttons, rdm6300, proto, loop; "
-            "assert device.proto is proto and buttons.proto is proto and loop.proto is proto; "
-            "print('ok')")
-    out = subprocess.run([sys.executable, "-c", code], cwd=FIRMWARE, capture_output=True,
-                         text=True, timeout=60)
+    code = (
+        "import device, buttons, rdm6300, proto, loop; "
+        "assert device.proto is proto and buttons.proto is proto and loop.proto is proto; "
+        "print('ok')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=FIRMWARE, capture_output=True, text=True, timeout=60
+    )
     assert out.stdout.strip() == "ok", out.stderr
 
 
 def test_main_wires_buttons_the_protocol_knows() -> None:
     tree = ast.parse((FIRMWARE / "main.py").read_text(encoding="utf-8"))
-    pins = next(n.value for n in tree.body if isinstance(n, ast.Assign)
-                and any(getattr(t, "id", "") == "BUTTON_PINS" for t in n.targets))
+    pins = next(
+        n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign)
+        and any(getattr(t, "id", "") == "BUTTON_PINS" for t in n.targets)
+    )
     wiring = ast.literal_eval(pins)
     assert wiring, "no buttons wired"
     gpios = [g for g, _, _ in wiring]
@@ -104,15 +111,27 @@ def run(button: Debounced, levels: list[tuple[int, bool]]) -> list[tuple[int, in
 
 def test_bounces_shorter_than_the_debounce_are_ignored() -> None:
     b = Debounced(1, 1)
-    trace = [(0, False), (100, True), (102, False), (104, True), (106, False), (108, True),
-             (300, False), (303, True), (305, False)]
+    trace = [
+        (0, False),
+        (100, True),
+        (102, False),
+        (104, True),
+        (106, False),
+        (108, True),
+        (300, False),
+        (303, True),
+        (305, False),
+    ]
     assert run(b, trace) == [(128, PRESS), (325, RELEASE)]
 
 
 def test_a_hold_is_one_long_press_then_a_release() -> None:
     b = Debounced(2, 3, debounce_ms=20, hold_ms=600)
     assert run(b, [(0, False), (10, True), (1500, False)]) == [
-        (30, PRESS), (630, LONG_PRESS), (1520, RELEASE)]
+        (30, PRESS),
+        (630, LONG_PRESS),
+        (1520, RELEASE),
+    ]
     assert proto.KINDS.index("press") == buttons.PRESS
 
 

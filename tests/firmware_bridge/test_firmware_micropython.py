@@ -23,8 +23,10 @@ def outcomes() -> dict[str, dict[str, Any]]:
     reason = micropython.missing()
     if reason:
         pytest.fail(f"no MicroPython to run the firmware in: {reason}")
-    return {"micropython": json.loads(micropython.run(CHECKS)),
-            "cpython": json.loads(micropython.run_cpython(CHECKS, python=sys.executable))}
+    return {
+        "micropython": json.loads(micropython.run(CHECKS)),
+        "cpython": json.loads(micropython.run_cpython(CHECKS, python=sys.executable)),
+    }
 
 
 INTERPRETERS = ("micropython", "cpython")
@@ -45,7 +47,9 @@ def test_the_shared_modules_speak_the_same_bytes_in_micropython(tmp_path: Path) 
         "d = device.Device(w.append, 10, 3)\n"
         "d.feed(proto.encode(proto.HELLO, 0, proto.pack(proto.HELLO, (2, 4))), 0)\n"
         "out.append(b''.join(w).hex())\n"
-        "print(repr(out))\n", encoding="utf-8")
+        "print(repr(out))\n",
+        encoding="utf-8",
+    )
     got = micropython.run(script, libs=(micropython.FIRMWARE,))
     want = micropython.run_cpython(script, libs=(micropython.FIRMWARE,), python=sys.executable)
     assert got == want

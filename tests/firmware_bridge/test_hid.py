@@ -59,8 +59,10 @@ def decode(events: list[tuple[int, int, int]], layout: str = "us") -> bytes:
 
 
 def test_digits_letters_and_shift_decode_to_the_code_and_enter_ends_it() -> None:
-    assert decode(keystrokes("Strozzi-07") + keystrokes("4006381333931")) == \
-        b"Strozzi-07\n4006381333931\n"
+    assert (
+        decode(keystrokes("Strozzi-07") + keystrokes("4006381333931"))
+        == b"Strozzi-07\n4006381333931\n"
+    )
 
 
 def test_nothing_is_sent_before_the_terminator_and_repeats_type_nothing() -> None:
@@ -70,15 +72,27 @@ def test_nothing_is_sent_before_the_terminator_and_repeats_type_nothing() -> Non
 
 def test_caps_lock_inverts_letters_only() -> None:
     caps = [(1, CAPS, 1), (1, CAPS, 0)]
-    assert decode(caps + keystrokes("ab1", enter=False) + [(1, SHIFT, 1), (1, 30, 1),
-                                                           (1, SHIFT, 0), (1, ENTER, 1)]) \
+    assert (
+        decode(
+            caps
+            + keystrokes("ab1", enter=False)
+            + [(1, SHIFT, 1), (1, 30, 1), (1, SHIFT, 0), (1, ENTER, 1)]
+        )
         == b"AB1a\n"
+    )
 
 
 def test_the_german_layout_swaps_y_and_z_and_its_shifted_symbols() -> None:
     # key 21 types y on a US keyboard and z on a German one; Shift+7 is '/' there
-    events = [(1, 21, 1), (1, 44, 1), (1, SHIFT, 1), (1, 8, 1), (1, SHIFT, 0), (1, 53, 1),
-              (1, ENTER, 1)]
+    events = [
+        (1, 21, 1),
+        (1, 44, 1),
+        (1, SHIFT, 1),
+        (1, 8, 1),
+        (1, SHIFT, 0),
+        (1, 53, 1),
+        (1, ENTER, 1),
+    ]
     assert decode(events, "us") == b"yz&/\n"
     assert decode(events, "de") == b"zy/-\n"
 
@@ -86,8 +100,9 @@ def test_the_german_layout_swaps_y_and_z_and_its_shifted_symbols() -> None:
 def test_a_key_the_layout_does_not_type_poisons_the_whole_code() -> None:
     d = KeyDecoder("us")
     out = b"".join(d.feed(*e) for e in [(1, 59, 1), (1, 30, 1), (1, ENTER, 1)])  # F1, a
-    out += b"".join(d.feed(*e) for e in [(1, ALTGR, 1), (1, 16, 1), (1, ALTGR, 0),
-                                          (1, ENTER, 1)])  # AltGr+Q (a German '@')
+    out += b"".join(
+        d.feed(*e) for e in [(1, ALTGR, 1), (1, 16, 1), (1, ALTGR, 0), (1, ENTER, 1)]
+    )  # AltGr+Q (a German '@')
     assert d.unknown == 2
     assert out.count(b"\x1a") == 2  # the line parser rejects both lines
     assert decode(keystrokes("ok")) == b"ok\n"  # and the next scan is clean
@@ -179,8 +194,9 @@ class FakeEvdev:
         self.path.touch()
 
     def device(self) -> FakeDevice:
-        return wait_for(lambda: next((d for d in reversed(self.opened)
-                                      if not d.closed and d.grabbed), None))
+        return wait_for(
+            lambda: next((d for d in reversed(self.opened) if not d.closed and d.grabbed), None)
+        )
 
     def close(self) -> None:
         for d in self.opened:
@@ -199,9 +215,15 @@ def hid_link(evdev: FakeEvdev, events: Any, device: DeviceSpec | None = None) ->
 
     from firmware_bridge.hid import HidPort
 
-    return open_scanner("hid", device or DeviceSpec(path=str(evdev.path)), emit=events,
-                        serial_factory=partial(HidPort, evdev=evdev),
-                        comports=lambda: input_ports(evdev), clock=lambda: 7.0, **FAST)
+    return open_scanner(
+        "hid",
+        device or DeviceSpec(path=str(evdev.path)),
+        emit=events,
+        serial_factory=partial(HidPort, evdev=evdev),
+        comports=lambda: input_ports(evdev),
+        clock=lambda: 7.0,
+        **FAST,
+    )
 
 
 def test_a_scan_becomes_a_card_event_and_the_device_is_grabbed(evdev: FakeEvdev) -> None:
@@ -256,12 +278,14 @@ def test_picked_by_usb_id_like_a_serial_scanner(evdev: FakeEvdev) -> None:
         assert next_event(events, CardEvent).code == "9"
 
 
-@pytest.mark.parametrize(("fault", "says"), [
-    ("keyboard", "is not a keyboard: name the scanner's event-kbd device"),
-    ("held_elsewhere", "another program holds the scanner"),
-])
-def test_a_device_that_cannot_be_read_is_told_once(evdev: FakeEvdev, fault: str,
-                                                   says: str) -> None:
+@pytest.mark.parametrize(
+    ("fault", "says"),
+    [
+        ("keyboard", "is not a keyboard: name the scanner's event-kbd device"),
+        ("held_elsewhere", "another program holds the scanner"),
+    ],
+)
+def test_a_device_that_cannot_be_read_is_told_once(evdev: FakeEvdev, fault: str, says: str) -> None:
     evdev.plug()
     setattr(evdev, fault, not getattr(evdev, fault))
     events: list[Any] = []
@@ -278,7 +302,8 @@ def test_a_device_that_cannot_be_read_is_told_once(evdev: FakeEvdev, fault: str,
 
 
 def test_without_python_evdev_the_message_says_how_to_install_it(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import builtins
 
     real = builtins.__import__
@@ -304,11 +329,14 @@ def test_config_kind_hid_defaults_to_the_udev_name_and_us() -> None:
     assert sc.device == DeviceSpec(usb=(0x0C2E, 0x0B61)) and sc.layout == "de"
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ('kind = "barcode"\nlayout = "de"', "only a keyboard-mode scanner"),
-    ('kind = "hid"\nbaud = 9600', "has no baud rate"),
-    ('kind = "hid"\nlayout = "fr"', "layout"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ('kind = "barcode"\nlayout = "de"', "only a keyboard-mode scanner"),
+        ('kind = "hid"\nbaud = 9600', "has no baud rate"),
+        ('kind = "hid"\nlayout = "fr"', "layout"),
+    ],
+)
 def test_config_mistakes_name_the_key(text: str, says: str) -> None:
     with pytest.raises(ConfigError, match=says):
         _bridge("[scanner]\n" + text + "\n")

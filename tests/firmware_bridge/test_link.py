@@ -38,8 +38,9 @@ class Recorder(list[Any]):
 def test_a_barcode_scanner_on_a_pty_gives_card_events(scanner_emulator, device_path) -> None:
     emu = scanner_emulator(kind="barcode")
     events: queue.Queue[Any] = queue.Queue()
-    with open_scanner("barcode", DeviceSpec(path=str(device_path)), emit=events.put,
-                      clock=lambda: 42.0, **FAST) as link:
+    with open_scanner(
+        "barcode", DeviceSpec(path=str(device_path)), emit=events.put, clock=lambda: 42.0, **FAST
+    ) as link:
         assert link.wait_connected(10)
         emu.write(b"\x00\x01noise\r\n")  # the tail of a line sent before we opened
         emu.scan("04A1B2C3D4")
@@ -51,8 +52,7 @@ def test_a_barcode_scanner_on_a_pty_gives_card_events(scanner_emulator, device_p
 def test_an_rdm6300_tag_left_on_the_reader_is_one_read(scanner_emulator, device_path) -> None:
     emu = scanner_emulator(kind="rdm6300")
     events = Recorder()
-    with open_scanner("rdm6300", DeviceSpec(path=str(device_path)), emit=events,
-                      **FAST) as link:
+    with open_scanner("rdm6300", DeviceSpec(path=str(device_path)), emit=events, **FAST) as link:
         assert link.wait_connected(10)
         emu.write(rdm_frame("0A0079A2B1") * 5 + b"\x02garbage" + rdm_frame("0A0079A2B1"))
         emu.scan("1122334455")
@@ -95,8 +95,9 @@ def test_unplug_is_told_once_and_replug_reconnects(scanner_emulator, device_path
     assert link._thread is None and not link.connected
 
 
-def test_a_device_missing_at_start_is_told_once_then_found(scanner_emulator,
-                                                           device_path: Path) -> None:
+def test_a_device_missing_at_start_is_told_once_then_found(
+    scanner_emulator, device_path: Path
+) -> None:
     events = Recorder()
     link = open_scanner("barcode", DeviceSpec(path=str(device_path)), emit=events, **FAST)
     try:
@@ -128,9 +129,13 @@ class CountingStop(threading.Event):
 
 
 def test_reopening_backs_off_exponentially_up_to_a_cap(tmp_path: Path) -> None:
-    link = SerialLink(DeviceSpec(path=str(tmp_path / "absent")),
-                      ScannerHandler("barcode", emit=lambda e: None), emit=lambda e: None,
-                      backoff_s=0.1, backoff_max_s=1.0)
+    link = SerialLink(
+        DeviceSpec(path=str(tmp_path / "absent")),
+        ScannerHandler("barcode", emit=lambda e: None),
+        emit=lambda e: None,
+        backoff_s=0.1,
+        backoff_max_s=1.0,
+    )
     stop = CountingStop(8)
     link._stop = stop
     link._run()  # on this thread: it returns once the stop event is set
@@ -161,8 +166,13 @@ def test_reads_block_with_a_timeout_rather_than_spin(tmp_path: Path) -> None:
         opened.append(kw)
         return Port()
 
-    link = SerialLink(DeviceSpec(path=str(device)), ScannerHandler("barcode", emit=print),
-                      emit=lambda e: None, read_timeout_s=0.25, serial_factory=factory)
+    link = SerialLink(
+        DeviceSpec(path=str(device)),
+        ScannerHandler("barcode", emit=print),
+        emit=lambda e: None,
+        read_timeout_s=0.25,
+        serial_factory=factory,
+    )
     link._run()
     assert opened == [{"baudrate": 9600, "timeout": 0.25, "write_timeout": 0.5}]
     assert reads == [1, 1, 1]
@@ -173,8 +183,11 @@ def port(device: str, vid: int | None, pid: int | None, serial: str | None = Non
 
 
 def test_a_device_is_found_by_usb_id_on_every_open() -> None:
-    ports = [port("/dev/ttyS0", None, None), port("/dev/ttyACM0", 0x1A86, 0x7523, "A"),
-             port("/dev/ttyACM1", 0x2E8A, 0x0005, "E661")]
+    ports = [
+        port("/dev/ttyS0", None, None),
+        port("/dev/ttyACM0", 0x1A86, 0x7523, "A"),
+        port("/dev/ttyACM1", 0x2E8A, 0x0005, "E661"),
+    ]
     spec = DeviceSpec.parse_usb("2e8a:0005")
     assert spec.resolve(comports=lambda: ports) == "/dev/ttyACM1"
     assert str(spec) == "USB 2e8a:0005"
@@ -191,8 +204,13 @@ def test_a_link_by_usb_id_opens_the_port_listed_now(scanner_emulator, device_pat
     emu = scanner_emulator(kind="barcode")
     listed = [port(str(device_path), 0x1A86, 0x7523)]
     events: queue.Queue[Any] = queue.Queue()
-    link = open_scanner("barcode", DeviceSpec.parse_usb("1a86:7523"), emit=events.put,
-                        comports=lambda: list(listed), **FAST)
+    link = open_scanner(
+        "barcode",
+        DeviceSpec.parse_usb("1a86:7523"),
+        emit=events.put,
+        comports=lambda: list(listed),
+        **FAST,
+    )
     try:
         assert link.wait_connected(10)
         assert link.path == str(device_path)
@@ -206,12 +224,19 @@ def test_the_emulator_runs_from_the_command_line(tmp_path: Path) -> None:
     link = tmp_path / "tavola-mcu"
     out = subprocess.run(
         [sys.executable, "-m", "firmware_bridge.emulator", "--link", str(link), "--leds", "8"],
-        input="frames\ncard 04A1B2C3D4\nunplug\nreplug\nquit\n", capture_output=True,
-        text=True, timeout=60)
+        input="frames\ncard 04A1B2C3D4\nunplug\nreplug\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("mcu on /dev/pts/") and str(link) in lines[0]
-    assert lines[1:] == ["0 LED frames; last starts -", "no host connected: dropped",
-                         "unplugged", lines[4]]
+    assert lines[1:] == [
+        "0 LED frames; last starts -",
+        "no host connected: dropped",
+        "unplugged",
+        lines[4],
+    ]
     assert lines[4].startswith("plugged in as /dev/pts/")
     assert not link.exists()  # closing unplugs: the symlink goes with the pty

@@ -55,8 +55,9 @@ def test_cards_buttons_and_a_300_led_strip_over_one_pty(mcu_emulator, device_pat
         mcu.close()
 
 
-def test_unplug_is_told_once_and_the_board_gets_the_latest_frame_back(mcu_emulator,
-                                                                       device_path) -> None:
+def test_unplug_is_told_once_and_the_board_gets_the_latest_frame_back(
+    mcu_emulator, device_path
+) -> None:
     emu = mcu_emulator(leds=4)
     seen: list[Any] = []
     mcu = McuLink(DeviceSpec(path=str(device_path)), emit=seen.append, leds=4, **FAST).start()
@@ -82,14 +83,20 @@ def test_unplug_is_told_once_and_the_board_gets_the_latest_frame_back(mcu_emulat
         mcu.close()
 
 
-def offline_link(leds: int = 0, start: float = 100.0
-                 ) -> tuple[McuLink, list[bytes], list[Any], list[float]]:
+def offline_link(
+    leds: int = 0, start: float = 100.0
+) -> tuple[McuLink, list[bytes], list[Any], list[float]]:
     """A link driven by hand: its writes recorded, its monotonic clock in our hands."""
     sent: list[bytes] = []
     emitted: list[Any] = []
     now = [start]
-    mcu = McuLink(DeviceSpec(path="/dev/null-mcu"), emit=emitted.append, clock=lambda: 1.0,
-                  monotonic=lambda: now[0], leds=leds)
+    mcu = McuLink(
+        DeviceSpec(path="/dev/null-mcu"),
+        emit=emitted.append,
+        clock=lambda: 1.0,
+        monotonic=lambda: now[0],
+        leds=leds,
+    )
     mcu.link.write = lambda data: sent.append(data) or True  # type: ignore[method-assign]
     mcu.opened(mcu.link, 1.0)
     return mcu, sent, emitted, now
@@ -114,8 +121,7 @@ def test_a_resent_event_is_acknowledged_but_passed_on_once(offline) -> None:
     mcu.received(card, 1.0)
     now[0] += 0.1
     mcu.received(card, 1.0)  # our ACK was lost: the firmware resends, same seq
-    assert [e for e in emitted if isinstance(e, CardEvent)] == [CardEvent("0A0079A2B1", 1.0,
-                                                                          "mcu")]
+    assert [e for e in emitted if isinstance(e, CardEvent)] == [CardEvent("0A0079A2B1", 1.0, "mcu")]
     assert heard(sent) == [Ack(1), Ack(1)] and mcu.duplicates == 1
     now[0] += 5.0
     mcu.received(encode(Card(0, "0A0079A2B1"), 1), 1.0)  # seq 1 again, much later: a new read
@@ -192,8 +198,7 @@ def test_the_board_takes_its_led_count_from_the_host(mcu_emulator, device_path) 
         mcu.close()
 
 
-def test_a_board_too_small_for_the_strip_is_refused_end_to_end(mcu_emulator,
-                                                               device_path) -> None:
+def test_a_board_too_small_for_the_strip_is_refused_end_to_end(mcu_emulator, device_path) -> None:
     emu = mcu_emulator(leds=300)
     seen: list[Any] = []
     mcu = McuLink(DeviceSpec(path=str(device_path)), emit=seen.append, leds=438, **FAST).start()

@@ -49,8 +49,9 @@ def test_lines_survive_any_bytes_and_chunking_changes_nothing(data: bytes, at: l
 
 
 @given(st.lists(st.tuples(noise, codes, terminators), min_size=1, max_size=5), noise, cuts)
-def test_every_code_between_noise_is_found(items: list[tuple[bytes, str, bytes]], tail: bytes,
-                                           at: list[int]) -> None:
+def test_every_code_between_noise_is_found(
+    items: list[tuple[bytes, str, bytes]], tail: bytes, at: list[int]
+) -> None:
     data = b"".join(g + b"\n" + c.encode() + t for g, c, t in items) + tail
     found = feed_all(LineParser(), data, at)
     assert is_subsequence([c for _, c, _ in items], found)
@@ -86,15 +87,17 @@ def test_rdm6300_survives_any_bytes(data: bytes, at: list[int]) -> None:
 
 
 @given(st.lists(st.tuples(noise, tags), min_size=1, max_size=5), noise, cuts)
-def test_every_rdm6300_frame_between_noise_is_found(items: list[tuple[bytes, str]], tail: bytes,
-                                                    at: list[int]) -> None:
+def test_every_rdm6300_frame_between_noise_is_found(
+    items: list[tuple[bytes, str]], tail: bytes, at: list[int]
+) -> None:
     data = b"".join(g + rdm_frame(t) for g, t in items) + tail
     assert is_subsequence([t for _, t in items], feed_all(Rdm6300Parser(), data, at))
 
 
 @given(tags, tags, st.integers(min_value=1, max_value=13))
-def test_rdm6300_resyncs_after_truncated_and_bad_checksum_frames(bad: str, good: str,
-                                                                 cut: int) -> None:
+def test_rdm6300_resyncs_after_truncated_and_bad_checksum_frames(
+    bad: str, good: str, cut: int
+) -> None:
     broken = rdm_frame(bad)
     wrong = bytearray(broken)
     wrong[11] = ord("0") if wrong[11] != ord("0") else ord("1")  # checksum high digit
@@ -131,15 +134,17 @@ def test_frames_survive_any_bytes(data: bytes, at: list[int]) -> None:
 
 
 @given(st.lists(st.tuples(noise, frames), min_size=1, max_size=4), noise, cuts)
-def test_every_frame_between_noise_is_found(items: list[tuple[bytes, Frame]], tail: bytes,
-                                            at: list[int]) -> None:
+def test_every_frame_between_noise_is_found(
+    items: list[tuple[bytes, Frame]], tail: bytes, at: list[int]
+) -> None:
     data = b"".join(g + wire(f) for g, f in items) + tail
     assert is_subsequence([f for _, f in items], feed_all(FrameParser(), data, at))
 
 
 @given(frames, frames, st.integers(min_value=1, max_value=300), st.binary(max_size=600))
-def test_frames_resync_after_truncation_bad_crc_and_overflow(bad: Frame, good: Frame, cut: int,
-                                                             junk: bytes) -> None:
+def test_frames_resync_after_truncation_bad_crc_and_overflow(
+    bad: Frame, good: Frame, cut: int, junk: bytes
+) -> None:
     raw = bytes((bad.type, bad.seq)) + bad.body
     crc = proto.crc16(raw) ^ 0x0001  # a wrong CRC, whatever the frame
     wrong_crc = b"\x00" + proto.cobs_encode(raw + bytes((crc >> 8, crc & 0xFF))) + b"\x00"

@@ -89,17 +89,33 @@ def test_long_cobs_runs_match_the_standard_encoding() -> None:
 
 messages = st.one_of(
     st.builds(Hello, st.integers(0, 255)),
-    st.builds(HelloAck, st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(0, 255),
-              st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=32)),
+    st.builds(
+        HelloAck,
+        st.integers(0, 255),
+        st.integers(0, 0xFFFF),
+        st.integers(0, 255),
+        st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=32),
+    ),
     st.builds(Heartbeat, st.integers(0, 0xFFFFFFFF)),
     st.builds(Nak, st.integers(0, 255), st.integers(0, 255)),
-    st.builds(Card, st.integers(0, 255),
-              st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1,
-                      max_size=32)),
-    st.builds(Button, st.integers(0, 255), st.integers(0, len(proto.BUTTONS) - 1),
-              st.integers(0, len(proto.KINDS) - 1)),
-    st.builds(Leds, st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF),
-              st.binary(max_size=proto.LED_CHUNK)),
+    st.builds(
+        Card,
+        st.integers(0, 255),
+        st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1, max_size=32),
+    ),
+    st.builds(
+        Button,
+        st.integers(0, 255),
+        st.integers(0, len(proto.BUTTONS) - 1),
+        st.integers(0, len(proto.KINDS) - 1),
+    ),
+    st.builds(
+        Leds,
+        st.integers(0, 255),
+        st.integers(0, 0xFFFF),
+        st.integers(0, 0xFFFF),
+        st.binary(max_size=proto.LED_CHUNK),
+    ),
 )
 
 
@@ -109,14 +125,17 @@ def test_every_message_round_trips(message: protocol.Message, seq: int) -> None:
     assert frame.seq == seq and decode(frame) == message
 
 
-@pytest.mark.parametrize(("frame", "why"), [
-    (Frame(0x7F, 0, b""), "unknown message type"),
-    (Frame(proto.CARD, 0, b""), "CARD body"),
-    (Frame(proto.CARD, 0, b"\x00"), "card id"),
-    (Frame(proto.CARD, 0, b"\x00\xff"), "not ASCII"),
-    (Frame(proto.BUTTON, 0, b"\x01\x09\x00"), "not in the protocol"),
-    (Frame(proto.HELLO, 0, b"\x01\x02"), "HELLO body"),
-])
+@pytest.mark.parametrize(
+    ("frame", "why"),
+    [
+        (Frame(0x7F, 0, b""), "unknown message type"),
+        (Frame(proto.CARD, 0, b""), "CARD body"),
+        (Frame(proto.CARD, 0, b"\x00"), "card id"),
+        (Frame(proto.CARD, 0, b"\x00\xff"), "not ASCII"),
+        (Frame(proto.BUTTON, 0, b"\x01\x09\x00"), "not in the protocol"),
+        (Frame(proto.HELLO, 0, b"\x01\x02"), "HELLO body"),
+    ],
+)
 def test_intact_frames_that_make_no_sense_raise_protocol_error(frame: Frame, why: str) -> None:
     with pytest.raises(ProtocolError, match=why):
         decode(frame)
@@ -132,15 +151,19 @@ def test_an_oversized_body_cannot_be_sent() -> None:
 def test_a_300_led_frame_goes_in_four_chunks_and_is_reassembled() -> None:
     data = bytes((i * 7) & 0xFF for i in range(900))
     chunks = led_messages(3, data)
-    assert [(c.offset, len(c.data)) for c in chunks] == [(0, 240), (240, 240), (480, 240),
-                                                         (720, 180)]
+    assert [(c.offset, len(c.data)) for c in chunks] == [
+        (0, 240),
+        (240, 240),
+        (480, 240),
+        (720, 180),
+    ]
     assert {c.total for c in chunks} == {900} and {c.frame for c in chunks} == {3}
     shown: list[bytes] = []
     device = Device(lambda b: None, 300, 3, shown.append)
     device.feed(encode(Hello(led_count=300), 0), 0)
     wire = b"".join(encode(c, i) for i, c in enumerate(chunks))
     for i in range(0, len(wire), 50):  # any chunking of the wire
-        device.feed(wire[i:i + 50], 0)
+        device.feed(wire[i : i + 50], 0)
     assert shown == [data]
 
 

@@ -92,13 +92,18 @@ def scanning(tmp_path: Path, mcu_emulator) -> Iterator[Callable[..., tuple[Scann
             registry.assign("strozzi", code, card)
         registry.save()
         link = tmp_path / "tavola-device"
-        config = demo_config("strozzi", 3, journal=tmp_path / "journal.db", seed=5,
-                             chance="scanner")
+        config = demo_config(
+            "strozzi", 3, journal=tmp_path / "journal.db", seed=5, chance="scanner"
+        )
         assert config.app.chance == "scanner"
         emu = mcu_emulator(leds=config.hw.strip.count)
         scanner = ScannerConfig(kind="mcu", device=None, cards=tmp_path / "cards.toml")
-        config = replace(config, bridge=BridgeConfig(
-            scanner=scanner, mcu=McuConfig(DeviceSpec(path=str(link))), strip_on_mcu=True))
+        config = replace(
+            config,
+            bridge=BridgeConfig(
+                scanner=scanner, mcu=McuConfig(DeviceSpec(path=str(link))), strip_on_mcu=True
+            ),
+        )
         clock = ManualClock()
         said: list[str] = []
         table = Appliance(config, clock=clock, button_thread=False, say=said.append)
@@ -124,16 +129,16 @@ def journal(path: Path) -> list[str]:
 
 def red_at(run: Scanning, seat: str) -> Callable[[bytes], bool]:
     """Whether a GRB wire frame shows the error light at `seat`'s status LED."""
-    (_, i), = run.table.layouts["strozzi"].indices(f"seat.{seat}.status")
+    ((_, i),) = run.table.layouts["strozzi"].indices(f"seat.{seat}.status")
 
     def check(frame: bytes) -> bool:
-        g, r, b = frame[3 * i: 3 * i + 3]
+        g, r, b = frame[3 * i : 3 * i + 3]
         return r > 0 and g == 0 and b == 0
+
     return check
 
 
-def scan(run: Scanning, emu: McuEmulator, code: str, *, applied: bool,
-         message: str = "") -> None:
+def scan(run: Scanning, emu: McuEmulator, code: str, *, applied: bool, message: str = "") -> None:
     before = len(run.history())
     heard = run.heard(message)
     assert emu.scan(code)

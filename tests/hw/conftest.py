@@ -68,11 +68,28 @@ class FakePixelStrip:
 
     instances: ClassVar[list[FakePixelStrip]] = []
 
-    def __init__(self, num: int, pin: int, freq_hz: int = 800_000, dma: int = 10,
-                 invert: bool = False, brightness: int = 255, channel: int = 0,
-                 strip_type: int | None = None, gamma: object = None) -> None:
-        self.args = dict(num=num, pin=pin, freq_hz=freq_hz, dma=dma, invert=invert,
-                         brightness=brightness, channel=channel, strip_type=strip_type)
+    def __init__(
+        self,
+        num: int,
+        pin: int,
+        freq_hz: int = 800_000,
+        dma: int = 10,
+        invert: bool = False,
+        brightness: int = 255,
+        channel: int = 0,
+        strip_type: int | None = None,
+        gamma: object = None,
+    ) -> None:
+        self.args = dict(
+            num=num,
+            pin=pin,
+            freq_hz=freq_hz,
+            dma=dma,
+            invert=invert,
+            brightness=brightness,
+            channel=channel,
+            strip_type=strip_type,
+        )
         self.colours = [0] * num
         self.shown: list[list[int]] = []
         self.begun = False
@@ -103,8 +120,15 @@ def fake_ws281x(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
     """A stand-in `rpi_ws281x` in sys.modules: the real one must never load off a Pi."""
     mod = types.ModuleType("rpi_ws281x")
     ws = types.ModuleType("rpi_ws281x.ws")
-    for i, name in enumerate(("WS2811_STRIP_RGB", "WS2811_STRIP_GRB", "WS2811_STRIP_BRG",
-                              "SK6812_STRIP_RGBW", "SK6812_STRIP_GRBW")):
+    for i, name in enumerate(
+        (
+            "WS2811_STRIP_RGB",
+            "WS2811_STRIP_GRB",
+            "WS2811_STRIP_BRG",
+            "SK6812_STRIP_RGBW",
+            "SK6812_STRIP_GRBW",
+        )
+    ):
         setattr(ws, name, 0x100 + i)
     mod.ws = ws  # type: ignore[attr-defined]
     FakePixelStrip.instances = []

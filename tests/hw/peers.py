@@ -86,8 +86,7 @@ class _Peer(PtyDevice):
         self.received = 0
         self._stop = threading.Event()
         super().__init__(link)
-        self._thread = threading.Thread(target=self._run, name=type(self).__name__,
-                                        daemon=True)
+        self._thread = threading.Thread(target=self._run, name=type(self).__name__, daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
@@ -163,8 +162,9 @@ class WledPeer(_Peer):
 class ArduinoPeer(_Peer):
     """An Arduino Adalight board: reset on open, bootloader, `Ada` greetings, serial timeout."""
 
-    def __init__(self, link: str | Path, *, leds: int, boot_s: float = 1.0,
-                 serial_timeout_s: float = 60.0) -> None:
+    def __init__(
+        self, link: str | Path, *, leds: int, boot_s: float = 1.0, serial_timeout_s: float = 60.0
+    ) -> None:
         self.boot_s = boot_s
         self.serial_timeout_s = serial_timeout_s
         self.resets: list[float] = []

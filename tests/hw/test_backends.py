@@ -68,10 +68,9 @@ def test_terminal_draws_true_colour_blocks_and_redraws_in_place() -> None:
     s = TerminalStrip(3, stream=out, width=2, display_gamma=1.0)
     s.write(bytes([255, 0, 0, 0, 255, 0, 0, 0, 255]))
     first = out.getvalue()
-    assert first == ("\x1b[48;2;255;0;0m \x1b[48;2;0;255;0m \x1b[0m\n"
-                     "\x1b[48;2;0;0;255m \x1b[0m\n")
+    assert first == ("\x1b[48;2;255;0;0m \x1b[48;2;0;255;0m \x1b[0m\n\x1b[48;2;0;0;255m \x1b[0m\n")
     s.write(bytes(9))
-    assert out.getvalue()[len(first):].startswith("\x1b[2F")  # two rows up, then redraw
+    assert out.getvalue()[len(first) :].startswith("\x1b[2F")  # two rows up, then redraw
 
 
 def test_terminal_undoes_led_gamma_for_the_screen() -> None:
@@ -83,14 +82,22 @@ def test_terminal_undoes_led_gamma_for_the_screen() -> None:
 # --- ws281x against a fake rpi_ws281x ---------------------------------------------------
 
 
-def test_ws281x_drives_pixelstrip_with_our_colours(fake_ws281x: types.ModuleType,
-                                                   pi4_model: Path, writable: Path) -> None:
+def test_ws281x_drives_pixelstrip_with_our_colours(
+    fake_ws281x: types.ModuleType, pi4_model: Path, writable: Path
+) -> None:
     s = Ws281xStrip(3, pin=18, order="GRB", model_path=pi4_model, dev_mem=writable)
     (fake,) = FakePixelStrip.instances
     assert fake.begun
-    assert fake.args == dict(num=3, pin=18, freq_hz=800_000, dma=10, invert=False,
-                             brightness=255, channel=0,
-                             strip_type=fake_ws281x.ws.WS2811_STRIP_GRB)
+    assert fake.args == dict(
+        num=3,
+        pin=18,
+        freq_hz=800_000,
+        dma=10,
+        invert=False,
+        brightness=255,
+        channel=0,
+        strip_type=fake_ws281x.ws.WS2811_STRIP_GRB,
+    )
     assert s.order == "RGB"  # the library reorders for the strip type itself
     p = Pipeline(s, gamma=1.0, fps=None)
     p.show([(0x12, 0x34, 0x56), (255, 0, 0), (0, 0, 1)])
@@ -99,8 +106,9 @@ def test_ws281x_drives_pixelstrip_with_our_colours(fake_ws281x: types.ModuleType
     assert fake.shown[-1] == [0, 0, 0]
 
 
-def test_ws281x_rgbw_sends_white_in_the_top_byte(fake_ws281x: types.ModuleType,
-                                                 pi4_model: Path, writable: Path) -> None:
+def test_ws281x_rgbw_sends_white_in_the_top_byte(
+    fake_ws281x: types.ModuleType, pi4_model: Path, writable: Path
+) -> None:
     s = Ws281xStrip(2, pin=13, order="GRBW", model_path=pi4_model, dev_mem=writable)
     (fake,) = FakePixelStrip.instances
     assert fake.args["strip_type"] == fake_ws281x.ws.SK6812_STRIP_GRBW
@@ -109,8 +117,7 @@ def test_ws281x_rgbw_sends_white_in_the_top_byte(fake_ws281x: types.ModuleType,
     assert fake.shown == [[(100 << 24) | (100 << 16) | (50 << 8), 9]]
 
 
-def test_ws281x_refuses_to_start_off_a_pi(fake_ws281x: types.ModuleType, tmp_path: Path
-                                          ) -> None:
+def test_ws281x_refuses_to_start_off_a_pi(fake_ws281x: types.ModuleType, tmp_path: Path) -> None:
     with pytest.raises(StripError, match='backend = "terminal"'):
         Ws281xStrip(3, model_path=tmp_path / "no-such-model")
     other = tmp_path / "model"
@@ -120,8 +127,9 @@ def test_ws281x_refuses_to_start_off_a_pi(fake_ws281x: types.ModuleType, tmp_pat
     assert FakePixelStrip.instances == []
 
 
-def test_ws281x_on_a_pi_5_names_the_spi_backend(fake_ws281x: types.ModuleType,
-                                                tmp_path: Path, writable: Path) -> None:
+def test_ws281x_on_a_pi_5_names_the_spi_backend(
+    fake_ws281x: types.ModuleType, tmp_path: Path, writable: Path
+) -> None:
     model = tmp_path / "model"
     model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
     with pytest.raises(StripError, match='set backend = "spi"'):
@@ -129,8 +137,9 @@ def test_ws281x_on_a_pi_5_names_the_spi_backend(fake_ws281x: types.ModuleType,
     assert FakePixelStrip.instances == []
 
 
-def test_ws281x_without_dev_mem_names_the_fix(fake_ws281x: types.ModuleType, pi4_model: Path,
-                                              tmp_path: Path) -> None:
+def test_ws281x_without_dev_mem_names_the_fix(
+    fake_ws281x: types.ModuleType, pi4_model: Path, tmp_path: Path
+) -> None:
     with pytest.raises(StripError, match=r"needs .*only root.*backend = \"spi\""):
         Ws281xStrip(3, pin=18, model_path=pi4_model, dev_mem=tmp_path / "mem")
     with pytest.raises(StripError, match="spi group"):
@@ -138,9 +147,9 @@ def test_ws281x_without_dev_mem_names_the_fix(fake_ws281x: types.ModuleType, pi4
     assert FakePixelStrip.instances == []
 
 
-def test_ws281x_missing_library_and_failed_init(monkeypatch: pytest.MonkeyPatch,
-                                                fake_ws281x: types.ModuleType,
-                                                pi4_model: Path, writable: Path) -> None:
+def test_ws281x_missing_library_and_failed_init(
+    monkeypatch: pytest.MonkeyPatch, fake_ws281x: types.ModuleType, pi4_model: Path, writable: Path
+) -> None:
     def failing_begin(self: FakePixelStrip) -> None:
         raise RuntimeError("ws2811_init failed with code -5 (Failed to create mailbox device)")
 
@@ -200,15 +209,15 @@ def decode_waveform(spi: bytes, hz: int) -> tuple[list[int], float, list[float]]
 @pytest.mark.parametrize("hz", [2_400_000, 3_200_000, 4_000_000, 6_400_000])
 def test_spi_encoding_is_bit_exact_ws2812(hz: int) -> None:
     rng = random.Random(hz)
-    wire = bytes([0x00, 0xFF, 0xAA, 0x55, 0x01, 0x80]) + bytes(rng.randrange(256)
-                                                               for _ in range(90))
+    wire = bytes([0x00, 0xFF, 0xAA, 0x55, 0x01, 0x80]) + bytes(
+        rng.randrange(256) for _ in range(90)
+    )
     spi = SpiEncoder(hz).encode(wire)
     data, tail, periods = decode_waveform(spi, hz)
     expected = [int(b) for byte in wire for b in f"{byte:08b}"]  # MSB first, as WS2812 wants
     assert data == expected
     assert all(abs(p - PERIOD) <= PERIOD_TOL for p in periods)
-    assert periods and max(periods) == min(periods) == pytest.approx(1e9 * round(1.25e-6 * hz)
-                                                                     / hz)
+    assert periods and max(periods) == min(periods) == pytest.approx(1e9 * round(1.25e-6 * hz) / hz)
     assert tail >= RESET  # the strip latches
 
 
@@ -233,17 +242,18 @@ def test_spi_strip_writes_encoded_frames(fake_spidev: types.ModuleType, tmp_path
     assert dev.writes[-1] == SpiEncoder(2_400_000).encode(bytes(6))
 
 
-def test_spi_strip_too_big_for_spidev_buffer_names_the_fix(fake_spidev: types.ModuleType,
-                                                           tmp_path: Path) -> None:
+def test_spi_strip_too_big_for_spidev_buffer_names_the_fix(
+    fake_spidev: types.ModuleType, tmp_path: Path
+) -> None:
     bufsiz = tmp_path / "bufsiz"
     bufsiz.write_text("4096\n")
     with pytest.raises(StripError, match=r"spidev\.bufsiz=65536.*cmdline\.txt"):
         SpiStrip(1000, bufsiz_path=bufsiz)  # 9092 SPI bytes
 
 
-def test_spi_strip_open_errors_name_the_fix(monkeypatch: pytest.MonkeyPatch,
-                                            fake_spidev: types.ModuleType, tmp_path: Path
-                                            ) -> None:
+def test_spi_strip_open_errors_name_the_fix(
+    monkeypatch: pytest.MonkeyPatch, fake_spidev: types.ModuleType, tmp_path: Path
+) -> None:
     def missing(self: FakeSpiDev, bus: int, device: int) -> None:
         raise FileNotFoundError
 
@@ -285,8 +295,7 @@ def test_adalight_frames_arrive_byte_for_byte_over_a_pty() -> None:
     try:
         strip = AdalightStrip(300, port=os.ttyname(slave), baud=500_000)
         rng = random.Random(3)
-        frame = [(rng.randrange(256), rng.randrange(256), rng.randrange(256))
-                 for _ in range(300)]
+        frame = [(rng.randrange(256), rng.randrange(256), rng.randrange(256)) for _ in range(300)]
         Pipeline(strip, gamma=1.0, fps=None).show(frame)
         got = read_exactly(master, 6 + 900)
         assert got[:6] == b"Ada" + bytes([0x01, 0x2B, 0x01 ^ 0x2B ^ 0x55])
@@ -345,7 +354,14 @@ def test_each_backend_declares_its_own_keys_and_opens_by_its_declaration() -> No
         takes = str(e.value).split("takes: ")[1]
         own = {k.name for k in declared.keys.keys}
         assert set(takes.rstrip(")").replace(",", " ").split()) == {
-            "backend", "count", "order", "segments", *own}, name
-    strip = open_strip(parse_config_text("[strip]\nbackend='terminal'\ncount=2\nwidth=7\n").strip,
-                       stream=io.StringIO())
+            "backend",
+            "count",
+            "order",
+            "segments",
+            *own,
+        }, name
+    strip = open_strip(
+        parse_config_text("[strip]\nbackend='terminal'\ncount=2\nwidth=7\n").strip,
+        stream=io.StringIO(),
+    )
     assert strip.width == 7

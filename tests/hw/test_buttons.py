@@ -206,8 +206,12 @@ def test_events_of_several_buttons_come_in_time_order() -> None:
     r.edge(False, 1.9, "next")
     events = r.run(2.0)
     assert [(b, k) for _, b, k, _ in events] == [
-        ("previous", "press"), ("next", "press"), ("previous", "release"),
-        ("next", "long_press"), ("next", "release")]
+        ("previous", "press"),
+        ("next", "press"),
+        ("previous", "release"),
+        ("next", "long_press"),
+        ("next", "release"),
+    ]
     times = [t for *_, t in events]
     assert times == sorted(times)
 
@@ -227,10 +231,13 @@ def test_next_deadline_is_none_when_nothing_is_pending() -> None:
 
 # --- through gpiozero -------------------------------------------------------------------
 
-SIX_SEATS = "\n".join(
-    f"[seats.{s}]\nkind = 'three'\nprevious = {p}\nselect = {p + 1}\nnext = {p + 2}\n"
-    for s, p in zip(range(1, 7), range(2, 20, 3), strict=True)
-) + "[table]\nundo = 20\nmenu = 21\n"
+SIX_SEATS = (
+    "\n".join(
+        f"[seats.{s}]\nkind = 'three'\nprevious = {p}\nselect = {p + 1}\nnext = {p + 2}\n"
+        for s, p in zip(range(1, 7), range(2, 20, 3), strict=True)
+    )
+    + "[table]\nundo = 20\nmenu = 21\n"
+)
 
 
 def test_buttons_from_config_on_mock_pins(mock_factory: MockFactory, clock: FakeClock) -> None:
@@ -247,7 +254,10 @@ def test_buttons_from_config_on_mock_pins(mock_factory: MockFactory, clock: Fake
         clock.advance(0.01)
         b.process()
         assert [(e.seat, e.button, e.kind) for e in iter(lambda: b.get(0), None)] == [
-            ("3", "select", "press"), ("3", "select", "release"), ("table", "undo", "press")]
+            ("3", "select", "press"),
+            ("3", "select", "release"),
+            ("table", "undo", "press"),
+        ]
 
 
 def test_active_high_wiring(mock_factory: MockFactory, clock: FakeClock) -> None:
@@ -260,8 +270,9 @@ def test_active_high_wiring(mock_factory: MockFactory, clock: FakeClock) -> None
         assert b.get(0) == InputEvent("1", "button", "press", pytest.approx(100.002))
 
 
-def test_a_button_held_at_start_up_counts_as_pressed(mock_factory: MockFactory,
-                                                     clock: FakeClock) -> None:
+def test_a_button_held_at_start_up_counts_as_pressed(
+    mock_factory: MockFactory, clock: FakeClock
+) -> None:
     mock_factory.pin(4).drive_high()  # external pull-down, button closed to 3V3 at boot
     spec = ButtonSpec("1", "button", 4, pull_up=None, active_high=True)
     with Buttons([spec], timing=T, pin_factory=mock_factory, clock=clock, thread=False) as b:
@@ -332,8 +343,9 @@ class LatePin(MockPin):
 def test_an_edge_is_dated_by_the_pins_own_timestamp_not_the_late_callback() -> None:
     factory = MockFactory(pin_class=LatePin)
     try:
-        with Buttons([ButtonSpec("1", "select", 5)], timing=T, pin_factory=factory,
-                     thread=False) as b:  # the real clock: the one lgpio stamps are on
+        with Buttons(
+            [ButtonSpec("1", "select", 5)], timing=T, pin_factory=factory, thread=False
+        ) as b:  # the real clock: the one lgpio stamps are on
             before = time.monotonic()
             b.press_pin("1", "select", True)
             after = time.monotonic()
@@ -348,10 +360,16 @@ def test_an_edge_is_dated_by_the_pins_own_timestamp_not_the_late_callback() -> N
         factory.reset()
 
 
-def test_an_injected_clock_ignores_pin_timestamps(mock_factory: MockFactory,
-                                                  clock: FakeClock) -> None:
-    with Buttons([ButtonSpec("1", "select", 5)], timing=T, pin_factory=mock_factory,
-                 clock=clock, thread=False) as b:
+def test_an_injected_clock_ignores_pin_timestamps(
+    mock_factory: MockFactory, clock: FakeClock
+) -> None:
+    with Buttons(
+        [ButtonSpec("1", "select", 5)],
+        timing=T,
+        pin_factory=mock_factory,
+        clock=clock,
+        thread=False,
+    ) as b:
         b.press_pin("1", "select", True)
         clock.advance(0.01)
         b.process()

@@ -70,13 +70,24 @@ def test_a_good_file_parses(tmp_path: Path) -> None:
     assert cfg.timing == Timing(debounce=0.025, glitch=0.002, hold=0.7, stuck=20.0)
     assert [s.name for s in cfg.seats] == ["1", "2", "table"]
     assert [(b.seat, b.button, b.pin) for b in cfg.buttons] == [
-        ("1", "previous", 5), ("1", "select", 6), ("1", "next", 13), ("2", "button", 19),
-        ("table", "undo", 20), ("table", "menu", 21)]
+        ("1", "previous", 5),
+        ("1", "select", 6),
+        ("1", "next", 13),
+        ("2", "button", 19),
+        ("table", "undo", 20),
+        ("table", "menu", 21),
+    ]
     assert cfg.seats[0].colour == (255, 128, 0)
     assert cfg.seats[1].buttons[0].pull_up is False
     assert cfg.strip is not None
-    assert (cfg.strip.backend, cfg.strip.count, cfg.strip.pin, cfg.strip.dma,
-            cfg.strip.channel, cfg.strip.order) == ("ws281x", 120, 18, 10, 0, "GRBW")
+    assert (
+        cfg.strip.backend,
+        cfg.strip.count,
+        cfg.strip.pin,
+        cfg.strip.dma,
+        cfg.strip.channel,
+        cfg.strip.order,
+    ) == ("ws281x", 120, 18, 10, 0, "GRBW")
     assert cfg.strip.segments == {"seat.1": (0, 30), "seat.2": (30, 60)}
     assert cfg.pipeline.brightness == 0.5
     assert cfg.pipeline.gamma == 2.2
@@ -102,33 +113,41 @@ def line_of(text: str, line_text: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if line == line_text)
 
 
-@pytest.mark.parametrize(("old", "new", "key", "words"), [
-    ("select = 6", "select = 5", "seats.1.select", "GPIO5 is used twice"),
-    ("menu = 21", "menu = 18", "table.menu", "GPIO18 is used twice"),
-    ("button = 19", "button = 28", "seats.2.button", "GPIO28 does not exist"),
-    ("next = 13", "next = -1", "seats.1.next", "does not exist"),
-    ("next = 13", 'next = "13"', "seats.1.next", "must be a BCM GPIO number"),
-    ("next = 13", "next = 13\nnxet = 4", "seats.1.nxet", "unknown key"),
-    ('kind = "one"', 'kind = "two"', "seats.2.kind", "'two' is not one of"),
-    ("debounce_ms = 25", "debounce = 25", "buttons.debounce", "unknown key"),
-    ("stuck_s = 20", "stuck_s = 0.5", "buttons.stuck_s", "out of range"),
-    ('colour = "#ff8000"', "colour = [255, 300, 0]", "seats.1.colour", "300 is out of range"),
-    ('colour = "#ff8000"', 'colour = "orange"', "seats.1.colour", "not '#rrggbb'"),
-    ("brightness = 0.5", "brightness = 1.5", "pipeline.brightness", "out of range"),
-    ("brightness = 0.5", "brightness = true", "pipeline.brightness", "must be a number"),
-    ("budget_ma = 2000", "budget_ma = 100", "pipeline.budget_ma", "idle current"),
-    ('"seat.2" = 0.25', '"seat.3" = 0.25', 'pipeline.dimming."seat.3"', "names no segment"),
-    ('"seat.2" = 0.25', '"seat.2" = 2', 'pipeline.dimming."seat.2"', "out of range"),
-    ("pin = 18", "pin = 17", "strip.pin", "cannot drive rpi_ws281x"),
-    ("pin = 18", "pin = 18\ndma = 5", "strip.dma", "corrupt"),
-    ("pin = 18", "pin = 18\nport = '/dev/ttyUSB0'", "strip.port", "backend 'ws281x' takes"),
-    ('order = "GRBW"', 'order = "GRX"', "strip.order", "not a colour order"),
-    ('"seat.2" = [30, 59]', '"seat.2" = [29, 59]', 'strip.segments."seat.2"', "also in"),
-    ('"seat.2" = [30, 59]', '"seat.2" = [30, 120]', 'strip.segments."seat.2"', "past the strip"),
-    ('backend = "ws281x"', 'backend = "neopixel"', "strip.backend", "not one of"),
-    ("count = 120", "count = 0", "strip.count", "out of range"),
-    ("undo = 20", "undo = 20\nredo = 22", "table.redo", "unknown key"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "key", "words"),
+    [
+        ("select = 6", "select = 5", "seats.1.select", "GPIO5 is used twice"),
+        ("menu = 21", "menu = 18", "table.menu", "GPIO18 is used twice"),
+        ("button = 19", "button = 28", "seats.2.button", "GPIO28 does not exist"),
+        ("next = 13", "next = -1", "seats.1.next", "does not exist"),
+        ("next = 13", 'next = "13"', "seats.1.next", "must be a BCM GPIO number"),
+        ("next = 13", "next = 13\nnxet = 4", "seats.1.nxet", "unknown key"),
+        ('kind = "one"', 'kind = "two"', "seats.2.kind", "'two' is not one of"),
+        ("debounce_ms = 25", "debounce = 25", "buttons.debounce", "unknown key"),
+        ("stuck_s = 20", "stuck_s = 0.5", "buttons.stuck_s", "out of range"),
+        ('colour = "#ff8000"', "colour = [255, 300, 0]", "seats.1.colour", "300 is out of range"),
+        ('colour = "#ff8000"', 'colour = "orange"', "seats.1.colour", "not '#rrggbb'"),
+        ("brightness = 0.5", "brightness = 1.5", "pipeline.brightness", "out of range"),
+        ("brightness = 0.5", "brightness = true", "pipeline.brightness", "must be a number"),
+        ("budget_ma = 2000", "budget_ma = 100", "pipeline.budget_ma", "idle current"),
+        ('"seat.2" = 0.25', '"seat.3" = 0.25', 'pipeline.dimming."seat.3"', "names no segment"),
+        ('"seat.2" = 0.25', '"seat.2" = 2', 'pipeline.dimming."seat.2"', "out of range"),
+        ("pin = 18", "pin = 17", "strip.pin", "cannot drive rpi_ws281x"),
+        ("pin = 18", "pin = 18\ndma = 5", "strip.dma", "corrupt"),
+        ("pin = 18", "pin = 18\nport = '/dev/ttyUSB0'", "strip.port", "backend 'ws281x' takes"),
+        ('order = "GRBW"', 'order = "GRX"', "strip.order", "not a colour order"),
+        ('"seat.2" = [30, 59]', '"seat.2" = [29, 59]', 'strip.segments."seat.2"', "also in"),
+        (
+            '"seat.2" = [30, 59]',
+            '"seat.2" = [30, 120]',
+            'strip.segments."seat.2"',
+            "past the strip",
+        ),
+        ('backend = "ws281x"', 'backend = "neopixel"', "strip.backend", "not one of"),
+        ("count = 120", "count = 0", "strip.count", "out of range"),
+        ("undo = 20", "undo = 20\nredo = 22", "table.redo", "unknown key"),
+    ],
+)
 def test_bad_input_names_file_line_and_key(old: str, new: str, key: str, words: str) -> None:
     assert old in GOOD
     text = GOOD.replace(old, new, 1)
@@ -176,8 +195,11 @@ def test_missing_seat_button_and_missing_strip_count() -> None:
 def test_invalid_toml_and_duplicate_keys_name_the_line() -> None:
     with pytest.raises(ConfigError, match=r"t\.toml: not valid TOML: .*line 2"):
         parse_config_text("[strip]\nbackend = \n", source="t.toml")
-    with pytest.raises(ConfigError, match=r"t\.toml:4: seats\.1\.select: defined twice "
-                                          r"\(first on line 3\)"):
+    with pytest.raises(
+        ConfigError,
+        match=r"t\.toml:4: seats\.1\.select: defined twice "
+        r"\(first on line 3\)",
+    ):
         parse_config_text("[seats.1]\nprevious = 5\nselect = 6\nselect = 7\n", source="t.toml")
 
 
@@ -187,14 +209,17 @@ def test_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
 
 
 def test_pull_settings() -> None:
-    cfg = parse_config_text("[buttons]\npull_up = false\n[seats.a]\nkind = 'one'\nbutton = 4\n"
-                            "[seats.b]\nkind = 'one'\nbutton = 17\nactive_high = false\n")
+    cfg = parse_config_text(
+        "[buttons]\npull_up = false\n[seats.a]\nkind = 'one'\nbutton = 4\n"
+        "[seats.b]\nkind = 'one'\nbutton = 17\nactive_high = false\n"
+    )
     a, b = cfg.buttons
     assert (a.pull_up, a.active_high) == (False, None)
     assert (b.pull_up, b.active_high) == (None, False)  # external resistor, active low
     with pytest.raises(ConfigError, match=r":4: seats\.a\.active_high: pull_up = true makes"):
-        parse_config_text("[seats.a]\nkind = 'one'\nbutton = 4\nactive_high = true\n"
-                          "pull_up = true\n")
+        parse_config_text(
+            "[seats.a]\nkind = 'one'\nbutton = 4\nactive_high = true\npull_up = true\n"
+        )
 
 
 def test_parse_colour() -> None:

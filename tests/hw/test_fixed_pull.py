@@ -21,9 +21,11 @@ from hw.tomlsource import ConfigError
 from tests.support import TAVOLA
 
 #: (seat settings, how the pin would be set, gpiozero's Button arguments for it)
-WRONG = [("active_high = false", "left floating", dict(pull_up=None, active_state=False)),
-         ("active_high = true", "left floating", dict(pull_up=None, active_state=True)),
-         ("pull_up = false", "pulled down", dict(pull_up=False))]
+WRONG = [
+    ("active_high = false", "left floating", dict(pull_up=None, active_state=False)),
+    ("active_high = true", "left floating", dict(pull_up=None, active_state=True)),
+    ("pull_up = false", "pulled down", dict(pull_up=False)),
+]
 
 
 def seat(pin: int, settings: str = "") -> str:
@@ -33,14 +35,16 @@ def seat(pin: int, settings: str = "") -> str:
 @pytest.mark.parametrize("pin,name", [(2, "SDA"), (3, "SCL")])
 @pytest.mark.parametrize("settings,how,_", WRONG)
 def test_a_floating_or_pulled_down_gpio2_or_3_is_refused_in_one_line(
-        pin: int, name: str, settings: str, how: str, _: object) -> None:
+    pin: int, name: str, settings: str, how: str, _: object
+) -> None:
     with pytest.raises(ConfigError) as e:
         parse_config_text(seat(pin, settings), source="table.toml")
     (line,) = str(e.value).splitlines()
     assert line == (
         f"table.toml:4: seats.6.previous: GPIO{pin} ({name}) has a fixed 1.8 kΩ pull-up on "
         f"the board and cannot be {how} (gpiozero refuses it); set pull_up = true in "
-        "[seats.6] and add no external resistor, or move the button")
+        "[seats.6] and add no external resistor, or move the button"
+    )
 
 
 def test_the_default_pull_of_buttons_counts_too() -> None:
@@ -49,8 +53,9 @@ def test_the_default_pull_of_buttons_counts_too() -> None:
 
 
 @pytest.mark.parametrize("settings,_how,kwargs", WRONG)
-def test_what_the_check_refuses_gpiozero_refuses(settings: str, _how: str,
-                                                 kwargs: dict[str, object]) -> None:
+def test_what_the_check_refuses_gpiozero_refuses(
+    settings: str, _how: str, kwargs: dict[str, object]
+) -> None:
     """The other side: the same pin set up the same way, in gpiozero itself."""
     factory = MockFactory()
     try:
@@ -64,8 +69,9 @@ def test_what_the_check_refuses_gpiozero_refuses(settings: str, _how: str,
 
 
 def test_pull_up_true_on_gpio2_and_3_opens_in_gpiozero() -> None:
-    cfg = parse_config_text("[seats.6]\nkind = 'three'\nprevious = 2\nselect = 3\nnext = 15\n"
-                            "pull_up = true\n")
+    cfg = parse_config_text(
+        "[seats.6]\nkind = 'three'\nprevious = 2\nselect = 3\nnext = 15\npull_up = true\n"
+    )
     factory = MockFactory()
     try:
         with Buttons(cfg, pin_factory=factory, thread=False) as b:
@@ -80,8 +86,9 @@ def test_tavola_run_says_it_in_one_line_and_exits_2(tmp_path: Path) -> None:
     text = text.replace("previous = 5\n", "previous = 2\n", 1)
     config = tmp_path / "tavola.toml"
     config.write_text(text)
-    out = subprocess.run([*TAVOLA, "run", "--config", str(config)], capture_output=True,
-                         text=True, timeout=60)
+    out = subprocess.run(
+        [*TAVOLA, "run", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 2, out.stderr
     (line,) = out.stderr.splitlines()
     assert f"{config}:7: seats.1.previous: GPIO2 (SDA) has a fixed 1.8 kΩ pull-up" in line

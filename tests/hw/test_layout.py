@@ -23,8 +23,11 @@ def test_single_leds_runs_reversed_runs_lists_and_strips(table: Layout) -> None:
     assert table.indices("seat.1.dial") == [("rim", 1), ("rim", 3), ("rim", 5)]
     assert table.indices("strozzi.track.venice.2") == [("main", 11)]
     assert table.indices("strozzi.track.genoa") == [("main", i) for i in range(29, 19, -1)]
-    assert table.indices("florence.location.5.queue.3") == [("main", 42), ("main", 43),
-                                                            ("main", 44)]
+    assert table.indices("florence.location.5.queue.3") == [
+        ("main", 42),
+        ("main", 43),
+        ("main", 44),
+    ]
 
 
 def test_a_group_name_lights_all_its_members_in_file_order(table: Layout) -> None:
@@ -36,8 +39,13 @@ def test_a_group_name_lights_all_its_members_in_file_order(table: Layout) -> Non
 
 
 def test_render_makes_one_frame_per_strip(table: Layout) -> None:
-    frames = table.render({"strozzi.track.venice": (255, 0, 0), "seat.2.status": "#00ff00",
-                           "strozzi.track.venice.2": (0, 0, 255)})
+    frames = table.render(
+        {
+            "strozzi.track.venice": (255, 0, 0),
+            "seat.2.status": "#00ff00",
+            "strozzi.track.venice.2": (0, 0, 255),
+        }
+    )
     main, rim = frames["main"], frames["rim"]
     assert len(main) == 60 and len(rim) == 12
     assert main[10] == (255, 0, 0) and main[11] == (0, 0, 255) and main[12] == (255, 0, 0)
@@ -70,14 +78,16 @@ def bad(tmp_path: Path, body: str) -> str:
 
 def test_overlapping_indices(tmp_path: Path) -> None:
     msg = bad(tmp_path, "a.b = { start = 0, end = 9 }\nc = 5\n")
-    assert msg.startswith("7: elements.c: element 'c': LED 5 of strip 'main' is also used by "
-                          "'a.b' (line 6)"), msg
+    assert msg.startswith(
+        "7: elements.c: element 'c': LED 5 of strip 'main' is also used by 'a.b' (line 6)"
+    ), msg
 
 
 def test_overlap_on_another_strip_is_fine_but_not_on_the_same(tmp_path: Path) -> None:
     ok = tmp_path / "ok.toml"
-    ok.write_text("[strips]\nmain = 30\nrim = 5\n[elements]\n"
-                  "a = 1\nb = { strip = 'rim', at = 1 }\n")
+    ok.write_text(
+        "[strips]\nmain = 30\nrim = 5\n[elements]\na = 1\nb = { strip = 'rim', at = 1 }\n"
+    )
     assert Layout.load(ok).indices("b") == [("rim", 1)]
     msg = bad(tmp_path, "a = { strip = 'rim', leds = [0, 1] }\nb = { strip = 'rim', at = 1 }\n")
     assert msg.startswith("7: elements.b: element 'b': LED 1 of strip 'rim'"), msg
@@ -85,8 +95,10 @@ def test_overlap_on_another_strip_is_fine_but_not_on_the_same(tmp_path: Path) ->
 
 def test_index_past_the_strip(tmp_path: Path) -> None:
     msg = bad(tmp_path, "x = 1\n\n[elements.track]\nlast = { start = 25, end = 30 }\n")
-    assert msg.startswith("9: elements.track.last: element 'track.last': LED 30 is past the "
-                          "end of strip 'main' (30 LEDs: 0-29)"), msg
+    assert msg.startswith(
+        "9: elements.track.last: element 'track.last': LED 30 is past the "
+        "end of strip 'main' (30 LEDs: 0-29)"
+    ), msg
 
 
 def test_duplicate_names(tmp_path: Path) -> None:
@@ -108,16 +120,19 @@ def test_unknown_keys(tmp_path: Path) -> None:
         Layout.load(p)
 
 
-@pytest.mark.parametrize(("body", "words"), [
-    ("a = { strip = 'side', at = 1 }\n", "6: elements.a.strip: element 'a': no strip 'side'"),
-    ("a = { start = 1 }\n", "6: elements.a: element 'a': give exactly one of"),
-    ("a = { at = 1, leds = [2] }\n", "6: elements.a: element 'a': give exactly one of"),
-    ("a = -1\n", "6: elements.a: element 'a': LED index must be 0 or more"),
-    ("a = 'ten'\n", "6: elements.a: element 'a': must be an LED index"),
-    ("a = { leds = [1, 1] }\n", "6: elements.a.leds: element 'a': lists an LED twice"),
-    ("a = { leds = [] }\n", "6: elements.a.leds: element 'a': leds must be a non-empty"),
-    ("a = { at = 1.5 }\n", "6: elements.a.at: element 'a': at must be an LED index"),
-])
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ("a = { strip = 'side', at = 1 }\n", "6: elements.a.strip: element 'a': no strip 'side'"),
+        ("a = { start = 1 }\n", "6: elements.a: element 'a': give exactly one of"),
+        ("a = { at = 1, leds = [2] }\n", "6: elements.a: element 'a': give exactly one of"),
+        ("a = -1\n", "6: elements.a: element 'a': LED index must be 0 or more"),
+        ("a = 'ten'\n", "6: elements.a: element 'a': must be an LED index"),
+        ("a = { leds = [1, 1] }\n", "6: elements.a.leds: element 'a': lists an LED twice"),
+        ("a = { leds = [] }\n", "6: elements.a.leds: element 'a': leds must be a non-empty"),
+        ("a = { at = 1.5 }\n", "6: elements.a.at: element 'a': at must be an LED index"),
+    ],
+)
 def test_malformed_elements(tmp_path: Path, body: str, words: str) -> None:
     msg = bad(tmp_path, body)
     assert msg.startswith(words), msg

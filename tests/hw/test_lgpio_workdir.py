@@ -21,8 +21,7 @@ def test_a_writable_working_directory_or_a_set_lg_wd_is_left_alone(tmp_path: Pat
     assert env == {"LG_WD": "/somewhere"}
 
 
-def test_a_read_only_working_directory_gets_the_services_or_a_private_one(
-        tmp_path: Path) -> None:
+def test_a_read_only_working_directory_gets_the_services_or_a_private_one(tmp_path: Path) -> None:
     cwd = os.getcwd()
     run = str(tmp_path / "run")
     env = {"RUNTIME_DIRECTORY": f"{run}:/other", "STATE_DIRECTORY": "/var/lib/tavola"}

@@ -90,25 +90,52 @@ def test_a_budget_below_idle_current_is_refused() -> None:
         pipe(100, budget_ma=50)
 
 
-frames = st.integers(1, 60).flatmap(lambda n: st.tuples(
-    st.just(n),
-    st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
-             min_size=n, max_size=n)))
+frames = st.integers(1, 60).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        st.lists(
+            st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
+            min_size=n,
+            max_size=n,
+        ),
+    )
+)
 
 
-@given(frames=frames, budget=st.floats(0.0, 4000.0), brightness=st.floats(0, 1),
-       gamma=st.sampled_from([1.0, 1.8, 2.2, 2.8]), ma=st.floats(1, 60),
-       idle=st.floats(0, 2), order=st.sampled_from(["RGB", "GRB", "GRBW", "RGBW"]),
-       dim=st.floats(0, 1))
-def test_limiter_never_exceeds_the_budget(frames: tuple[int, list[tuple[int, int, int]]],
-                                          budget: float, brightness: float, gamma: float,
-                                          ma: float, idle: float, order: str, dim: float) -> None:
+@given(
+    frames=frames,
+    budget=st.floats(0.0, 4000.0),
+    brightness=st.floats(0, 1),
+    gamma=st.sampled_from([1.0, 1.8, 2.2, 2.8]),
+    ma=st.floats(1, 60),
+    idle=st.floats(0, 2),
+    order=st.sampled_from(["RGB", "GRB", "GRBW", "RGBW"]),
+    dim=st.floats(0, 1),
+)
+def test_limiter_never_exceeds_the_budget(
+    frames: tuple[int, list[tuple[int, int, int]]],
+    budget: float,
+    brightness: float,
+    gamma: float,
+    ma: float,
+    idle: float,
+    order: str,
+    dim: float,
+) -> None:
     n, frame = frames
     budget_ma = n * idle + 1 + budget  # always above the idle current
     strip = MockStrip(n, order=order)
-    p = Pipeline(strip, brightness=brightness, gamma=gamma, ma_per_channel=ma, idle_ma=idle,
-                 budget_ma=budget_ma, fps=None, segments={"s": (0, (n + 1) // 2)},
-                 dimming={"s": dim})
+    p = Pipeline(
+        strip,
+        brightness=brightness,
+        gamma=gamma,
+        ma_per_channel=ma,
+        idle_ma=idle,
+        budget_ma=budget_ma,
+        fps=None,
+        segments={"s": (0, (n + 1) // 2)},
+        dimming={"s": dim},
+    )
     p.show(frame, force=True)
     wire = strip.raw_frames[-1]
     drawn = n * idle + sum(wire) * ma / 255
@@ -117,8 +144,7 @@ def test_limiter_never_exceeds_the_budget(frames: tuple[int, list[tuple[int, int
 
 
 @given(frames=frames)
-def test_without_a_limit_nothing_is_scaled(frames: tuple[int, list[tuple[int, int, int]]]
-                                           ) -> None:
+def test_without_a_limit_nothing_is_scaled(frames: tuple[int, list[tuple[int, int, int]]]) -> None:
     n, frame = frames
     p, strip = pipe(n, gamma=1.0)
     p.show(frame, force=True)
@@ -166,14 +192,17 @@ def test_the_frame_rate_cap_holds_the_latest_frame_until_due() -> None:
     assert p.due_in() is None
 
 
-@pytest.mark.parametrize(("frame", "words"), [
-    ([(1, 2, 3), (4, 5, 256)], "LED 1: colour (4, 5, 256)"),
-    ([(1, 2, 3), (4, 5)], "LED 1: colour (4, 5)"),
-    ([(1, 2, 3), (-1, 0, 0)], "LED 1"),
-    ([(1, 2, 3), ("a", 0, 0)], "LED 1"),
-    ([(1, 2, 3)], "frame has 1 colours, the strip has 2"),
-    (b"\x00" * 5, "frame has 5 bytes, need 6"),
-])
+@pytest.mark.parametrize(
+    ("frame", "words"),
+    [
+        ([(1, 2, 3), (4, 5, 256)], "LED 1: colour (4, 5, 256)"),
+        ([(1, 2, 3), (4, 5)], "LED 1: colour (4, 5)"),
+        ([(1, 2, 3), (-1, 0, 0)], "LED 1"),
+        ([(1, 2, 3), ("a", 0, 0)], "LED 1"),
+        ([(1, 2, 3)], "frame has 1 colours, the strip has 2"),
+        (b"\x00" * 5, "frame has 5 bytes, need 6"),
+    ],
+)
 def test_bad_colours_are_named(frame: object, words: str) -> None:
     p, _ = pipe(2)
     with pytest.raises(ValueError) as e:
@@ -185,7 +214,8 @@ def test_from_config() -> None:
     cfg = parse_config_text(
         "[strip]\nbackend='mock'\ncount=10\n[strip.segments]\na=[0,4]\n"
         "[pipeline]\nbrightness=0.5\ngamma=1.0\nbudget_ma=1000\nfps=25\n"
-        "[pipeline.dimming]\na=0.5\n")
+        "[pipeline.dimming]\na=0.5\n"
+    )
     assert cfg.strip is not None
     strip = MockStrip(cfg.strip.count)
     p = Pipeline.from_config(strip, cfg.pipeline, segments=cfg.strip.segments)

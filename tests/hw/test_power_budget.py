@@ -12,8 +12,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = sorted([ROOT / "systemd" / "tavola.toml", ROOT / "hw" / "demo_table.toml",
-                  *(ROOT / "examples").glob("*.toml")])
+SHIPPED = sorted(
+    [
+        ROOT / "systemd" / "tavola.toml",
+        ROOT / "hw" / "demo_table.toml",
+        *(ROOT / "examples").glob("*.toml"),
+    ]
+)
 AMPS = r"(\d+(?:\.\d+)?) A"
 
 
@@ -21,8 +26,11 @@ def rule_percent() -> float:
     """The rule as docs/wiring.md words it: `budget_ma` about N % of the supply's rating,
     minus what the Pi draws from the same supply."""
     text = " ".join((ROOT / "docs" / "wiring.md").read_text().split())
-    m = re.search(r"choose `budget_ma` about (\d+) % of the supply's rating, minus what the "
-                  r"Pi draws from the same supply", text)
+    m = re.search(
+        r"choose `budget_ma` about (\d+) % of the supply's rating, minus what the "
+        r"Pi draws from the same supply",
+        text,
+    )
     assert m, "docs/wiring.md no longer states the budget rule"
     return float(m.group(1)) / 100
 
@@ -33,8 +41,11 @@ def budget_for(supply_a: float, pi_a: float) -> float:
 
 def test_the_docs_own_example_follows_its_rule() -> None:
     text = " ".join((ROOT / "docs" / "wiring.md").read_text().split())
-    m = re.search(rf"A 5 V {AMPS} supply feeding both the strip and a Pi 4 \(count {AMPS} "
-                  r"for it\).*?`budget_ma = (\d+)`", text)
+    m = re.search(
+        rf"A 5 V {AMPS} supply feeding both the strip and a Pi 4 \(count {AMPS} "
+        r"for it\).*?`budget_ma = (\d+)`",
+        text,
+    )
     assert m, "the worked example is gone from docs/wiring.md"
     assert float(m.group(3)) == budget_for(float(m.group(1)), float(m.group(2)))
     table = re.search(r"With `budget_ma = (\d+)` \|", text)

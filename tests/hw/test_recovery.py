@@ -75,8 +75,10 @@ def test_a_write_error_is_told_once_the_frames_go_on_and_the_board_comes_back() 
         for k in range(20):  # the render loop goes on: nothing raises
             strip.write(bytes([k]) * (3 * N))
         assert said.kinds() == ["lost"]
-        assert said[0][1] == ("LED strip failed: [Errno 110] Connection timed out. The game "
-                              "goes on; retrying until it is back.")
+        assert said[0][1] == (
+            "LED strip failed: [Errno 110] Connection timed out. The game "
+            "goes on; retrying until it is back."
+        )
         assert not strip.connected
         opener.broken = False
         wait_until(lambda: strip.connected)
@@ -109,8 +111,9 @@ def test_a_device_absent_at_start_up_is_waited_for() -> None:
     strip = RecoveringStrip(opener, n=N, order="RGB", report=said)
     try:
         assert said.kinds() == ["missing"]
-        assert said[0][1].startswith("LED strip not found: /dev/ttyUSB0: no such device. The "
-                                     "game goes on; waiting for it.")
+        assert said[0][1].startswith(
+            "LED strip not found: /dev/ttyUSB0: no such device. The game goes on; waiting for it."
+        )
         strip.write(FRAME)
         opener.broken = False
         wait_until(lambda: said.kinds() == ["missing", "reconnected"])
@@ -159,10 +162,12 @@ def test_no_keep_alive_thread_work_without_one() -> None:
 
 # --- WLED and Arduino on ptys -------------------------------------------------------------
 
+
 def adalight_config(port: Path, **keys: object) -> StripConfig:
     extra = "".join(f"{k} = {v}\n" for k, v in keys.items())
-    cfg = parse_config_text(f'[strip]\nbackend = "adalight"\ncount = {N}\nport = "{port}"\n'
-                            f"baud = 500000\n{extra}")
+    cfg = parse_config_text(
+        f'[strip]\nbackend = "adalight"\ncount = {N}\nport = "{port}"\nbaud = 500000\n{extra}'
+    )
     assert cfg.strip is not None
     return cfg.strip
 
@@ -206,7 +211,8 @@ def test_without_keep_alive_wled_drops_back_to_its_effect(tmp_path: Path) -> Non
 
 
 def test_an_arduino_that_resets_on_open_gets_its_first_frame_after_the_greeting(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     link = tmp_path / "arduino"
     peer = ArduinoPeer(link, leds=N, boot_s=1.0)
     time.sleep(1.1)  # powered up with the USB cable: the sketch runs before any open
@@ -280,27 +286,37 @@ def test_close_stops_the_keeper_while_it_waits_for_a_device(tmp_path: Path) -> N
     t0 = time.monotonic()
     strip.close()
     assert time.monotonic() - t0 < 1.0
-    assert not any(t.name == "LED strip keeper" for t in threading.enumerate()
-                   if t is strip._thread)
+    assert not any(
+        t.name == "LED strip keeper" for t in threading.enumerate() if t is strip._thread
+    )
 
 
 def test_a_failed_ws281x_render_is_told_and_the_strip_opened_afresh(
-        fake_ws281x: types.ModuleType, pi4_model: Path, writable: Path) -> None:
+    fake_ws281x: types.ModuleType, pi4_model: Path, writable: Path
+) -> None:
     """rpi_ws281x replaced by the fake of conftest (no Pi here): what it cannot show is
     why a real render fails (a DMA or PWM fault); the answer to its RuntimeError counts."""
     said = Said()
-    strip = RecoveringStrip(lambda: Ws281xStrip(2, pin=18, order="GRB", model_path=pi4_model,
-                                                dev_mem=writable),
-                            n=2, order="RGB", report=said)
+    strip = RecoveringStrip(
+        lambda: Ws281xStrip(2, pin=18, order="GRB", model_path=pi4_model, dev_mem=writable),
+        n=2,
+        order="RGB",
+        report=said,
+    )
     try:
         Pipeline(strip, gamma=1.0, fps=None).show([(1, 2, 3), (4, 5, 6)])
         first = FakePixelStrip.instances[0]
         assert first.shown == [[0x010203, 0x040506]]
         first.fail = "ws2811_render failed with code -11 (DMA error)"
         strip.write(bytes([7, 8, 9, 10, 11, 12]))
-        assert said == [("lost", "LED strip failed: rpi_ws281x could not show a frame: "
-                         "ws2811_render failed with code -11 (DMA error). The game goes on; "
-                         "retrying until it is back.")]
+        assert said == [
+            (
+                "lost",
+                "LED strip failed: rpi_ws281x could not show a frame: "
+                "ws2811_render failed with code -11 (DMA error). The game goes on; "
+                "retrying until it is back.",
+            )
+        ]
         assert first.finished  # freed (ws2811_fini), so a new one can take the DMA channel
         wait_until(lambda: said.kinds() == ["lost", "reconnected"])
         assert FakePixelStrip.instances[-1].shown[-1] == [0x070809, 0x0A0B0C]

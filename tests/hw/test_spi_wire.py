@@ -23,7 +23,8 @@ from .ws2812_wire import BOARDS, line, pi_clock, reads_right
 CLOCKS = (2_400_000, 3_200_000, 4_000_000, 6_400_000)
 #: per-byte patterns that stress every bit position, then random colours
 DATA = bytes([0x00, 0xFF, 0xAA, 0x55, 0x01, 0x80, 0x7F, 0xFE]) + bytes(
-    random.Random(2812).randrange(256) for _ in range(3 * 100))
+    random.Random(2812).randrange(256) for _ in range(3 * 100)
+)
 
 
 def wire(hz: int) -> bytes:
@@ -39,10 +40,12 @@ def test_every_clock_decodes_without_an_idle_clock(hz: int, board: str, source: 
 
 @pytest.mark.parametrize("level", ["low", "hold"])
 @pytest.mark.parametrize("board,source", BOARDS)
-@pytest.mark.parametrize("hz,survives", [(2_400_000, False), (3_200_000, True),
-                                         (4_000_000, False), (6_400_000, True)])
+@pytest.mark.parametrize(
+    "hz,survives", [(2_400_000, False), (3_200_000, True), (4_000_000, False), (6_400_000, True)]
+)
 def test_only_byte_aligned_clocks_survive_an_idle_clock_after_each_byte(
-        hz: int, survives: bool, board: str, source: float, level: str) -> None:
+    hz: int, survives: bool, board: str, source: float, level: str
+) -> None:
     ok, got = reads_right(DATA, wire(hz), pi_clock(hz, source), idle=1, level=level)
     assert ok is survives, (board, got.errors[:3])
     if survives:
@@ -69,20 +72,27 @@ def test_the_default_clock_survives_the_idle_clock(tmp_path: Path) -> None:
             assert ok, (hz, board, level, got.errors[:3])
 
 
-def test_the_backend_default_is_the_config_default(fake_spidev: types.ModuleType,
-                                                   tmp_path: Path) -> None:
+def test_the_backend_default_is_the_config_default(
+    fake_spidev: types.ModuleType, tmp_path: Path
+) -> None:
     from tests.hw.conftest import FakeSpiDev
 
     SpiStrip(2, bufsiz_path=tmp_path / "none")
-    assert FakeSpiDev.instances[-1].max_speed_hz == parse_config_text(
-        '[strip]\nbackend = "spi"\ncount = 2\n').strip.spi_hz  # type: ignore[union-attr]
+    strip = parse_config_text('[strip]\nbackend = "spi"\ncount = 2\n').strip
+    assert strip is not None
+    assert FakeSpiDev.instances[-1].max_speed_hz == strip.spi_hz
 
 
-@pytest.mark.parametrize("hz,warns", [(2_400_000, True), (4_000_000, True),
-                                      (3_200_000, False), (6_400_000, False)])
+@pytest.mark.parametrize(
+    "hz,warns", [(2_400_000, True), (4_000_000, True), (3_200_000, False), (6_400_000, False)]
+)
 def test_a_clock_that_puts_bits_across_bytes_is_warned_about(
-        fake_spidev: types.ModuleType, tmp_path: Path, caplog: pytest.LogCaptureFixture,
-        hz: int, warns: bool) -> None:
+    fake_spidev: types.ModuleType,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    hz: int,
+    warns: bool,
+) -> None:
     with caplog.at_level(logging.WARNING, logger="tavola.hw"):
         SpiStrip(2, hz=hz, bufsiz_path=tmp_path / "none")
     said = [r.getMessage() for r in caplog.records if r.name == "tavola.hw"]

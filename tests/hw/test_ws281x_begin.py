@@ -17,7 +17,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-SCRIPT = textwrap.dedent('''
+SCRIPT = textwrap.dedent("""
     import atexit, os, signal, sys, types
     ws = types.ModuleType("rpi_ws281x.ws")
     ws.WS2811_STRIP_GRB = 0x00081000
@@ -43,7 +43,7 @@ SCRIPT = textwrap.dedent('''
     except StripError as e:
         print(e)
         sys.exit(1)
-''')
+""")
 
 
 def test_failed_begin_reports_and_exits_without_a_segfault(tmp_path: Path) -> None:
@@ -51,8 +51,13 @@ def test_failed_begin_reports_and_exits_without_a_segfault(tmp_path: Path) -> No
     model.write_bytes(b"Raspberry Pi 3 Model B Rev 1.2\x00")
     mem = tmp_path / "mem"
     mem.write_bytes(b"")
-    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(model), str(mem)], cwd=REPO,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(model), str(mem)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode != -signal.SIGSEGV, "segfault at exit (status 139 in a shell)"
     assert proc.returncode == 1, proc.stderr
     assert "Hardware revision is not supported" in proc.stdout
@@ -64,13 +69,22 @@ def test_failed_begin_reports_and_exits_without_a_segfault(tmp_path: Path) -> No
 def test_each_begin_failure_gets_the_hint_that_fits() -> None:
     from hw.backends.ws281x import begin_failed
 
-    hw = begin_failed("ws2811_init failed with code -3 (Hardware revision is not supported)",
-                      "PWM0", "Raspberry Pi 3 Model B Rev 1.2")
+    hw = begin_failed(
+        "ws2811_init failed with code -3 (Hardware revision is not supported)",
+        "PWM0",
+        "Raspberry Pi 3 Model B Rev 1.2",
+    )
     assert "upgrade it (pip install -U rpi-ws281x)" in hw and 'backend = "spi"' in hw
     assert "audio" not in hw
-    spi = begin_failed("ws2811_init failed with code -13 (Unable to initialize SPI)", "SPI",
-                       "Raspberry Pi 4 Model B Rev 1.4")
+    spi = begin_failed(
+        "ws2811_init failed with code -13 (Unable to initialize SPI)",
+        "SPI",
+        "Raspberry Pi 4 Model B Rev 1.4",
+    )
     assert "/dev/gpiomem" in spi and "audio" not in spi
-    pwm = begin_failed("ws2811_init failed with code -5 (Failed to create mailbox device)",
-                       "PWM0", "Raspberry Pi 4 Model B Rev 1.4")
+    pwm = begin_failed(
+        "ws2811_init failed with code -5 (Failed to create mailbox device)",
+        "PWM0",
+        "Raspberry Pi 4 Model B Rev 1.4",
+    )
     assert "dtparam=audio=off" in pwm and "dma is 10" in pwm

@@ -31,8 +31,7 @@ LATCH_NS = 5_000.0  # a low this long may latch the frame (some chips do it at ~
 RESET_NS = 280_000.0  # WS2812B-V5: a low this long certainly latches
 
 #: Where the SPI clock comes from: (name, source clock in Hz).
-BOARDS = (("Pi 3, core_freq=250", 250e6), ("Pi 4, core_freq_min=500", 500e6),
-          ("Pi 5 (RP1)", 200e6))
+BOARDS = (("Pi 3, core_freq=250", 250e6), ("Pi 4, core_freq_min=500", 500e6), ("Pi 5 (RP1)", 200e6))
 
 
 def pi_clock(requested_hz: float, source_hz: float) -> float:
@@ -108,8 +107,9 @@ def decode(runs: list[tuple[int, float]]) -> Decoded:
             out.bits.append(1)
             out.one_highs.append(high)
         else:
-            out.errors.append(f"a {high:.0f} ns high pulse at bit {len(out.bits)} is neither a "
-                              "0 nor a 1")
+            out.errors.append(
+                f"a {high:.0f} ns high pulse at bit {len(out.bits)} is neither a 0 nor a 1"
+            )
             out.bits.append(-1)
         if last:
             out.tail_ns = low
@@ -117,8 +117,9 @@ def decode(runs: list[tuple[int, float]]) -> Decoded:
         else:
             out.lows.append(low)
             if low > LATCH_NS:
-                out.errors.append(f"a {low:.0f} ns low at bit {len(out.bits)} may latch the "
-                                  "frame early")
+                out.errors.append(
+                    f"a {low:.0f} ns low at bit {len(out.bits)} may latch the frame early"
+                )
     return out
 
 
@@ -126,8 +127,9 @@ def expected_bits(data: bytes) -> list[int]:
     return [(b >> (7 - k)) & 1 for b in data for k in range(8)]
 
 
-def reads_right(data: bytes, spi: bytes, hz: float, *, idle: int = 0,
-                level: str = "low") -> tuple[bool, Decoded]:
+def reads_right(
+    data: bytes, spi: bytes, hz: float, *, idle: int = 0, level: str = "low"
+) -> tuple[bool, Decoded]:
     """Whether the chip reads exactly `data` (and latches) from `spi` on the wire."""
     got = decode(line(spi, hz, idle=idle, level=level))
     return (not got.errors and got.latched and got.bits == expected_bits(data)), got

@@ -33,19 +33,27 @@ def image_dir() -> Path:
     env = os.environ.get("TAVOLA_SYSTEM_IMAGE")
     if env:
         return Path(env)
-    out = subprocess.run(["bash", str(HERE / "build-image.sh")], check=True, text=True,
-                         stdout=subprocess.PIPE).stdout
+    out = subprocess.run(
+        ["bash", str(HERE / "build-image.sh")], check=True, text=True, stdout=subprocess.PIPE
+    ).stdout
     return Path(out.strip().splitlines()[-1])
 
 
 def source_tarball(dest: Path) -> Path:
     """The project's files as a clone has them (tracked and new, not ignored), for the guest."""
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=SOURCE,
-                           check=True, stdout=subprocess.PIPE).stdout.split(b"\0")
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=SOURCE,
+        check=True,
+        stdout=subprocess.PIPE,
+    ).stdout.split(b"\0")
     present = [f for f in files if f and (SOURCE / f.decode()).is_file()]
     tarball = dest / "tavola-src.tar"
-    subprocess.run(["tar", "-C", str(SOURCE), "--null", "-T", "-", "-cf", str(tarball)],
-                   input=b"\0".join(present), check=True)
+    subprocess.run(
+        ["tar", "-C", str(SOURCE), "--null", "-T", "-", "-cf", str(tarball)],
+        input=b"\0".join(present),
+        check=True,
+    )
     return tarball
 
 
@@ -66,8 +74,9 @@ def guest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Guest]:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     FIGURES["system tests, wall time"] = f"{time.monotonic() - _T0:.1f} s"
     if os.environ.get("TAVOLA_SYSTEM_IMAGE_S"):
-        FIGURES["image ready (built, or found in the cache)"] = \
+        FIGURES["image ready (built, or found in the cache)"] = (
             f"{os.environ['TAVOLA_SYSTEM_IMAGE_S']} s"
+        )
     info = Path(os.environ.get("TAVOLA_SYSTEM_IMAGE", "/nonexistent")) / "build-info.txt"
     if info.exists():
         FIGURES["image build (build-info.txt)"] = info.read_text().splitlines()[0]

@@ -51,8 +51,12 @@ class Result:
 def accel_args() -> list[str]:
     """KVM only where it really works (an aarch64 host, not PVM); otherwise TCG."""
     kvm = Path("/dev/kvm")
-    if (os.uname().machine == "aarch64" and kvm.exists() and os.access(kvm, os.R_OK | os.W_OK)
-            and not Path("/sys/module/kvm_pvm").exists()):
+    if (
+        os.uname().machine == "aarch64"
+        and kvm.exists()
+        and os.access(kvm, os.R_OK | os.W_OK)
+        and not Path("/sys/module/kvm_pvm").exists()
+    ):
         return ["-accel", "kvm", "-cpu", "host"]
     return ["-accel", "tcg,thread=multi", "-cpu", "cortex-a72"]
 
@@ -67,25 +71,26 @@ def pi_device_tree(dts: str, *, model: str = MODEL, revision: int = REVISION) ->
     dts = re.sub(r'^\tmodel = "[^"]*";\n', "", dts, count=1, flags=re.M)  # "linux,dummy-virt"
     # virt's own GPIO controller (a PL061 for its power key) would take gpiochip0, the
     # header's number on a Pi 4; the guest powers off through PSCI without it.
-    dts = re.sub(r"^\t(gpio-keys|pl061@[0-9a-f]+) \{\n.*?^\t\};\n", "", dts,
-                 flags=re.M | re.S)
+    dts = re.sub(r"^\t(gpio-keys|pl061@[0-9a-f]+) \{\n.*?^\t\};\n", "", dts, flags=re.M | re.S)
     root = re.search(r"^/ \{\n", dts, re.M)
     end = dts.rstrip().rfind("};")
     assert root is not None
-    properties = (f'\tmodel = "{model}";\n'
-                  f'\tserial-number = "{serial:016x}";\n')
-    node = ("\n\tsystem {\n"  # subnodes follow the properties
-            f"\t\tlinux,revision = <0x{revision:08x}>;\n"
-            f"\t\tlinux,serial = <0x{serial >> 32:08x} 0x{serial & 0xFFFFFFFF:08x}>;\n"
-            "\t};\n")
-    return dts[: root.end()] + properties + dts[root.end(): end] + node + dts[end:]
+    properties = f'\tmodel = "{model}";\n\tserial-number = "{serial:016x}";\n'
+    node = (
+        "\n\tsystem {\n"  # subnodes follow the properties
+        f"\t\tlinux,revision = <0x{revision:08x}>;\n"
+        f"\t\tlinux,serial = <0x{serial >> 32:08x} 0x{serial & 0xFFFFFFFF:08x}>;\n"
+        "\t};\n"
+    )
+    return dts[: root.end()] + properties + dts[root.end() : end] + node + dts[end:]
 
 
 class Guest:
     """One boot of the emulated Pi; `sh()` runs a command in it as root."""
 
-    def __init__(self, image: Path, work: Path, share: Path, *, memory_mb: int = 1536,
-                 cpus: int = 2) -> None:
+    def __init__(
+        self, image: Path, work: Path, share: Path, *, memory_mb: int = 1536, cpus: int = 2
+    ) -> None:
         self.image = image
         self.work = work
         self.share = share
@@ -104,22 +109,49 @@ class Guest:
     def _machine_args(self) -> list[str]:
         img = self.image
         return [
-            "qemu-system-aarch64", "-M", "virt", *accel_args(), "-smp", str(self.cpus),
-            "-m", str(self.memory_mb), "-nographic", "-nodefaults", "-no-reboot",
-            "-kernel", str(img / "vmlinuz"), "-initrd", str(img / "initrd.img"),
-            "-append", "root=/dev/vda rw console=ttyAMA0 panic=-1 systemd.show_status=1",
-            "-drive", f"file={img / 'rootfs.img'},if=none,id=disk,format=raw,snapshot=on",
-            "-device", "virtio-blk-pci,drive=disk",
-            "-netdev", "user,id=net", "-device", "virtio-net-pci,netdev=net",
-            "-device", "virtio-rng-pci",
-            "-device", "virtio-serial-pci",
-            "-chardev", f"socket,id=agent,path={self.agent_path},server=on,wait=off",
-            "-device", "virtserialport,chardev=agent,name=org.tavola.agent",
-            "-device", "qemu-xhci",
-            "-chardev", f"file,id=strip,path={self.strip_path}",
-            "-device", "usb-serial,chardev=strip",
-            "-fsdev", f"local,id=share,path={self.share},security_model=none,readonly=on",
-            "-device", "virtio-9p-pci,fsdev=share,mount_tag=share",
+            "qemu-system-aarch64",
+            "-M",
+            "virt",
+            *accel_args(),
+            "-smp",
+            str(self.cpus),
+            "-m",
+            str(self.memory_mb),
+            "-nographic",
+            "-nodefaults",
+            "-no-reboot",
+            "-kernel",
+            str(img / "vmlinuz"),
+            "-initrd",
+            str(img / "initrd.img"),
+            "-append",
+            "root=/dev/vda rw console=ttyAMA0 panic=-1 systemd.show_status=1",
+            "-drive",
+            f"file={img / 'rootfs.img'},if=none,id=disk,format=raw,snapshot=on",
+            "-device",
+            "virtio-blk-pci,drive=disk",
+            "-netdev",
+            "user,id=net",
+            "-device",
+            "virtio-net-pci,netdev=net",
+            "-device",
+            "virtio-rng-pci",
+            "-device",
+            "virtio-serial-pci",
+            "-chardev",
+            f"socket,id=agent,path={self.agent_path},server=on,wait=off",
+            "-device",
+            "virtserialport,chardev=agent,name=org.tavola.agent",
+            "-device",
+            "qemu-xhci",
+            "-chardev",
+            f"file,id=strip,path={self.strip_path}",
+            "-device",
+            "usb-serial,chardev=strip",
+            "-fsdev",
+            f"local,id=share,path={self.share},security_model=none,readonly=on",
+            "-device",
+            "virtio-9p-pci,fsdev=share,mount_tag=share",
         ]
 
     def _board_dtb(self) -> Path:
@@ -131,11 +163,20 @@ class Guest:
         args = self._machine_args()
         args[2] = "virt,dumpdtb=" + str(virt)
         subprocess.run(args, check=True, capture_output=True, timeout=60)
-        dts = subprocess.run([dtc, "-q", "-I", "dtb", "-O", "dts", str(virt)], check=True,
-                             capture_output=True, text=True).stdout
+        dts = subprocess.run(
+            [dtc, "-q", "-I", "dtb", "-O", "dts", str(virt)],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         board = self.work / "board.dtb"
-        subprocess.run([dtc, "-q", "-I", "dts", "-O", "dtb", "-o", str(board), "-"],
-                       input=pi_device_tree(dts), check=True, text=True, capture_output=True)
+        subprocess.run(
+            [dtc, "-q", "-I", "dts", "-O", "dtb", "-o", str(board), "-"],
+            input=pi_device_tree(dts),
+            check=True,
+            text=True,
+            capture_output=True,
+        )
         return board
 
     def boot(self, timeout: float = 900) -> None:
@@ -145,8 +186,9 @@ class Guest:
             p.unlink(missing_ok=True)
         args = [*self._machine_args(), "-dtb", str(dtb), "-serial", f"file:{self.console}"]
         t0 = time.monotonic()
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
         deadline = t0 + timeout
         while not self.agent_path.exists():
             self._check_alive()
@@ -163,11 +205,14 @@ class Guest:
             except TimeoutError:
                 self._check_alive()
                 if time.monotonic() > deadline:
-                    raise GuestError(f"the guest's agent did not answer in {timeout:.0f} s; "
-                                     f"console:\n{self.console_tail()}") from None
+                    raise GuestError(
+                        f"the guest's agent did not answer in {timeout:.0f} s; "
+                        f"console:\n{self.console_tail()}"
+                    ) from None
         # Booted: systemd has finished starting (the simulated header included).
-        state = self.sh("systemctl is-system-running --wait",
-                        timeout=max(1.0, deadline - time.monotonic())).out.strip()
+        state = self.sh(
+            "systemctl is-system-running --wait", timeout=max(1.0, deadline - time.monotonic())
+        ).out.strip()
         self.boot_s = time.monotonic() - t0
         if state not in ("running", "degraded"):
             raise GuestError(f"the guest's systemd is {state!r}")
@@ -175,8 +220,9 @@ class Guest:
     def _check_alive(self) -> None:
         if self.proc is not None and self.proc.poll() is not None:
             out = self.proc.stdout.read().decode(errors="replace") if self.proc.stdout else ""
-            raise GuestError(f"QEMU exited with {self.proc.returncode}: {out}\n"
-                             f"console:\n{self.console_tail()}")
+            raise GuestError(
+                f"QEMU exited with {self.proc.returncode}: {out}\nconsole:\n{self.console_tail()}"
+            )
 
     def console_tail(self, lines: int = 40) -> str:
         try:
@@ -206,8 +252,9 @@ class Guest:
         assert self._sock is not None
         self._sock.sendall((json.dumps(request) + "\n").encode())
 
-    def sh(self, command: str, *, timeout: float = 120, check: bool = False,
-           input: str = "") -> Result:
+    def sh(
+        self, command: str, *, timeout: float = 120, check: bool = False, input: str = ""
+    ) -> Result:
         """Run `command` with bash in the guest, as root; TimeoutError if no answer in time."""
         if self._sock is None:
             raise GuestError("the guest is not running")
@@ -226,8 +273,7 @@ class Guest:
                 except TimeoutError:
                     raise TimeoutError(f"no answer from the guest to {command!r}") from None
                 if not chunk:
-                    raise GuestError(f"the guest's agent hung up; console:\n"
-                                     f"{self.console_tail()}")
+                    raise GuestError(f"the guest's agent hung up; console:\n{self.console_tail()}")
                 self._buf += chunk
             line, self._buf = self._buf.split(b"\n", 1)
             reply = json.loads(line)

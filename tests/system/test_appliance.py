@@ -28,10 +28,12 @@ from tests.system.guest import MODEL, Guest, Result
 
 LEDS = 438  # the default Strozzi layout
 #: The default config's pins (systemd/tavola.toml): seat -> button -> BCM line.
-PINS = {"1": {"previous": 4, "select": 5, "next": 6},
-        "2": {"previous": 12, "select": 13, "next": 16},
-        "3": {"previous": 17, "select": 22, "next": 23},
-        "table": {"undo": 20, "menu": 21}}
+PINS = {
+    "1": {"previous": 4, "select": 5, "next": 6},
+    "2": {"previous": 12, "select": 13, "next": 16},
+    "3": {"previous": 17, "select": 22, "next": 23},
+    "table": {"undo": 20, "menu": 21},
+}
 FREE_LINE = 7  # not in the config: the latency probe's own button
 
 
@@ -93,8 +95,10 @@ class Table:
     def press(self, seat: str, button: str, hold_s: float = 0.15) -> None:
         """A press: the seat's line pulled down (as a switch to ground does), then let go."""
         pull = f"{self.sysfs}/sim_gpio{PINS[seat][button]}/pull"
-        self.guest.sh(f"echo pull-down > {pull}; sleep {hold_s}; echo pull-up > {pull}; "
-                      "sleep 0.15", check=True)
+        self.guest.sh(
+            f"echo pull-down > {pull}; sleep {hold_s}; echo pull-up > {pull}; sleep 0.15",
+            check=True,
+        )
 
     def journal(self) -> list[str]:
         out = self.guest.sh("journalctl -b -u tavola -o cat --no-pager", check=True).out
@@ -114,8 +118,9 @@ class Table:
                     return m
             if time.monotonic() > deadline:
                 tail = "\n".join(lines[-25:])
-                raise AssertionError(f"no journal line matching {pattern!r} in {timeout} s; "
-                                     f"last lines:\n{tail}")
+                raise AssertionError(
+                    f"no journal line matching {pattern!r} in {timeout} s; last lines:\n{tail}"
+                )
             time.sleep(0.5)
 
     def skip_journal(self) -> None:
@@ -164,8 +169,7 @@ def test_the_guest_is_a_pi_4_on_a_real_kernel_and_systemd(guest: Guest, table: T
 
 
 def test_install_sh_installs_and_starts_the_unit_as_a_user_would(guest: Guest) -> None:
-    sh_ok(guest, "mkdir -p /home/pi/tavola && tar -C /home/pi/tavola -xf "
-                 "/mnt/share/tavola-src.tar")
+    sh_ok(guest, "mkdir -p /home/pi/tavola && tar -C /home/pi/tavola -xf /mnt/share/tavola-src.tar")
     t0 = time.monotonic()
     r = guest.sh("cd /home/pi/tavola && systemd/install.sh", timeout=1200)
     FIGURES["install.sh in the guest (apt, pip, systemd)"] = f"{time.monotonic() - t0:.0f} s"
@@ -192,7 +196,8 @@ def test_the_gpio_chip_and_the_strip_port_belong_to_the_services_groups(guest: G
 
 
 def test_the_default_config_names_the_missing_spi_and_the_doctor_finds_the_pi(
-        guest: Guest, table: Table) -> None:
+    guest: Guest, table: Table
+) -> None:
     """First boot on the default config: the guest has no SPI controller, as a Pi with SPI
     off; the journal must say how to turn it on. Then `tavola doctor` as the tavola user
     from a directory it cannot write (lgpio makes its FIFOs in the working directory)."""
@@ -200,8 +205,11 @@ def test_the_default_config_names_the_missing_spi_and_the_doctor_finds_the_pi(
     m = table.wait_for(r"cannot start the table: .*/dev/spidev0\.0", timeout=120)
     assert "raspi-config" in m.string, m.string  # the fix, in the journal too
     sh_ok(guest, "systemctl stop tavola")
-    r = guest.sh("cd /root && sudo -u tavola /opt/tavola/venv/bin/tavola doctor --config "
-                 "/etc/tavola/tavola.toml --timeout 0.2 --segment-seconds 0", timeout=300)
+    r = guest.sh(
+        "cd /root && sudo -u tavola /opt/tavola/venv/bin/tavola doctor --config "
+        "/etc/tavola/tavola.toml --timeout 0.2 --segment-seconds 0",
+        timeout=300,
+    )
     assert f"board:        {MODEL}" in r.out, str(r)
     assert "pin factory:  LGPIOFactory" in r.out, str(r)
     assert "Traceback" not in r.err, str(r)
@@ -210,9 +218,12 @@ def test_the_default_config_names_the_missing_spi_and_the_doctor_finds_the_pi(
 def configure_the_table(guest: Guest) -> None:
     """The owner's edits to /etc/tavola/tavola.toml: an Adalight strip on the USB adapter."""
     conf = "/etc/tavola/tavola.toml"
-    sh_ok(guest, f"sed -i -e 's|^backend = \"spi\".*|backend = \"adalight\"\\nport = "
-                 f"\"/dev/ttyUSB0\"\\nbaud = 1000000|' -e 's|^fps = 60|fps = 20|' "
-                 f"-e 's|^game = \"strozzi\".*|game = \"strozzi\"\\nseed = 7|' {conf}")
+    sh_ok(
+        guest,
+        f'sed -i -e \'s|^backend = "spi".*|backend = "adalight"\\nport = '
+        f"\"/dev/ttyUSB0\"\\nbaud = 1000000|' -e 's|^fps = 60|fps = 20|' "
+        f'-e \'s|^game = "strozzi".*|game = "strozzi"\\nseed = 7|\' {conf}',
+    )
     text = sh_ok(guest, f"cat {conf}").out
     assert 'backend = "adalight"' in text and "seed = 7" in text, text
 
@@ -222,25 +233,33 @@ def test_systemd_starts_it_ready_with_watchdog_pings(guest: Guest, table: Table)
     configure_the_table(guest)
     # This guest has no Pi GPIO registers: a stand-in /dev/gpiomem with the numbers of its
     # hardware RNG (harmless to read), made before the start, when DeviceAllow= is resolved.
-    sh_ok(guest, "mknod -m 0660 /dev/gpiomem c $((0x$(stat -c %t /dev/hwrng))) "
-                 "$((0x$(stat -c %T /dev/hwrng))) && chgrp gpio /dev/gpiomem")
+    sh_ok(
+        guest,
+        "mknod -m 0660 /dev/gpiomem c $((0x$(stat -c %t /dev/hwrng))) "
+        "$((0x$(stat -c %T /dev/hwrng))) && chgrp gpio /dev/gpiomem",
+    )
     started = guest.sh("systemctl restart tavola", timeout=180)  # Type=notify: until READY=1
     if started.rc != 0:
         journal = sh_ok(guest, "journalctl -b -u tavola -o cat --no-pager | tail -40").out
-        raise AssertionError(f"systemd could not start the table: {started.err}\n"
-                             f"its journal:\n{journal}")
-    show = sh_ok(guest, "systemctl show tavola -p ActiveState,SubState,StatusText,"
-                        "MainPID,WatchdogUSec,ExecMainStatus").out
+        raise AssertionError(
+            f"systemd could not start the table: {started.err}\nits journal:\n{journal}"
+        )
+    show = sh_ok(
+        guest,
+        "systemctl show tavola -p ActiveState,SubState,StatusText,"
+        "MainPID,WatchdogUSec,ExecMainStatus",
+    ).out
     props = dict(line.split("=", 1) for line in show.splitlines() if "=" in line)
     journal = "\n".join(table.journal()[-30:])
-    assert props["ActiveState"] == "active" and props["SubState"] == "running", \
-        f"{show}\n{journal}"
+    assert props["ActiveState"] == "active" and props["SubState"] == "running", f"{show}\n{journal}"
     assert sh_ok(guest, "systemctl is-active tavola").out.strip() == "active"
     assert props["WatchdogUSec"] == "10s"
 
     def ping() -> int:
-        return int(sh_ok(guest, "systemctl show tavola -p WatchdogTimestampMonotonic "
-                                "--value").out.strip() or 0)
+        return int(
+            sh_ok(guest, "systemctl show tavola -p WatchdogTimestampMonotonic --value").out.strip()
+            or 0
+        )
 
     first = ping()
     time.sleep(6)  # the table pings every WatchdogSec/2 = 5 s
@@ -292,8 +311,7 @@ def acting_seat(table: Table, timeout: float = 30) -> str:
             if line.startswith("#"):
                 break
         if time.monotonic() > deadline:
-            raise AssertionError("no prompt after the last action:\n" +
-                                 "\n".join(table.log[-10:]))
+            raise AssertionError("no prompt after the last action:\n" + "\n".join(table.log[-10:]))
         time.sleep(0.5)
 
 
@@ -303,17 +321,17 @@ def act(table: Table) -> str:
     for _ in range(6):
         table.press(seat, "select")
         lines = table.journal()
-        new = [ln for ln in lines[table.seen:] if re.match(rf"^#\d+ seat {seat}: ", ln)]
+        new = [ln for ln in lines[table.seen :] if re.match(rf"^#\d+ seat {seat}: ", ln)]
         if new:
             table.seen = len(lines)
             return new[-1]
         time.sleep(0.3)
-    raise AssertionError(f"seat {seat}'s presses confirmed nothing:\n" +
-                         "\n".join(table.log[-15:]))
+    raise AssertionError(f"seat {seat}'s presses confirmed nothing:\n" + "\n".join(table.log[-15:]))
 
 
 def test_a_strozzi_game_is_played_with_presses_and_shown_on_the_strip(
-        guest: Guest, table: Table) -> None:
+    guest: Guest, table: Table
+) -> None:
     assert STATE.get("started"), "the service did not start (see the tests before)"
     els = layout()
     sent = adalight_frames(guest.strip_bytes())  # frames go out only when the picture changes
@@ -355,18 +373,22 @@ def test_a_strozzi_game_is_played_with_presses_and_shown_on_the_strip(
 
 def steady_board(frames: list[bytes]) -> dict[int, tuple[int, int, int]]:
     """The LEDs (board and seats) that hold one colour through `frames`: the game's picture."""
-    return {led: rgb(frames[0], led) for led in range(LEDS)
-            if len({rgb(f, led) for f in frames}) == 1}
+    return {
+        led: rgb(frames[0], led) for led in range(LEDS) if len({rgb(f, led) for f in frames}) == 1
+    }
 
 
 def sqlite(guest: Guest, query: str) -> str:
-    code = ("import sqlite3,sys; db=sqlite3.connect('file:/var/lib/tavola/tavola.db?mode=ro',"
-            "uri=True); print('\\n'.join('|'.join(map(str,r)) for r in db.execute(sys.argv[1])))")
+    code = (
+        "import sqlite3,sys; db=sqlite3.connect('file:/var/lib/tavola/tavola.db?mode=ro',"
+        "uri=True); print('\\n'.join('|'.join(map(str,r)) for r in db.execute(sys.argv[1])))"
+    )
     return sh_ok(guest, f"python3 -c {shlex.quote(code)} {shlex.quote(query)}").out
 
 
 def test_sigkill_mid_game_systemd_restarts_it_and_the_game_resumes(
-        guest: Guest, table: Table) -> None:
+    guest: Guest, table: Table
+) -> None:
     assert STATE.get("actions"), "no game was played (see the test before)"
     acknowledged = STATE["acknowledged"]
     before_pid = sh_ok(guest, "systemctl show tavola -p MainPID --value").out.strip()
@@ -377,15 +399,20 @@ def test_sigkill_mid_game_systemd_restarts_it_and_the_game_resumes(
     while True:
         show = sh_ok(guest, "systemctl show tavola -p ActiveState,MainPID,NRestarts").out
         props = dict(ln.split("=", 1) for ln in show.splitlines())
-        if (props["ActiveState"] == "active" and props["MainPID"] not in ("0", before_pid)
-                and int(props["NRestarts"]) == restarts + 1):
+        if (
+            props["ActiveState"] == "active"
+            and props["MainPID"] not in ("0", before_pid)
+            and int(props["NRestarts"]) == restarts + 1
+        ):
             break
         assert time.monotonic() < deadline, f"not restarted in 120 s: {show}"
         time.sleep(1)
     m = table.wait_for(r"^Resumed Strozzi after (\d+) actions\.")
     assert int(m.group(1)) == acknowledged
-    rows = sqlite(guest, "SELECT seq, text FROM actions WHERE game_id = "
-                         "(SELECT MAX(id) FROM games) ORDER BY seq").splitlines()
+    rows = sqlite(
+        guest,
+        "SELECT seq, text FROM actions WHERE game_id = (SELECT MAX(id) FROM games) ORDER BY seq",
+    ).splitlines()
     assert len(rows) == acknowledged
     texts = [r.split("|", 1)[1] for r in rows]
     for line in STATE["actions"]:  # "#5 seat 1: pass" -> the journal holds "pass"
@@ -453,9 +480,12 @@ def test_edge_to_callback_latency_inside_the_guest(guest: Guest, table: Table) -
     assert STATE.get("installed"), "install.sh failed (see the test before)"
     sh_ok(guest, f"echo pull-up > {table.sysfs}/sim_gpio{FREE_LINE}/pull")
     # The hand (root) holds the line's pull file; the reader is the tavola user, as in the unit.
-    r = sh_ok(guest, "cd /var/lib/tavola && runuser -u tavola -- /opt/tavola/venv/bin/python "
-                     f"-c {shlex.quote(LATENCY_PROBE)} {FREE_LINE} 50 "
-                     f"3>{table.sysfs}/sim_gpio{FREE_LINE}/pull")
+    r = sh_ok(
+        guest,
+        "cd /var/lib/tavola && runuser -u tavola -- /opt/tavola/venv/bin/python "
+        f"-c {shlex.quote(LATENCY_PROBE)} {FREE_LINE} 50 "
+        f"3>{table.sysfs}/sim_gpio{FREE_LINE}/pull",
+    )
     model, chip, missed, *lat = r.out.split()
     assert model == "4B", model  # gpiozero's board info for revision c03114
     assert int(chip) == 0 and int(missed) == 0, r.out
@@ -463,7 +493,8 @@ def test_edge_to_callback_latency_inside_the_guest(guest: Guest, table: Table) -
     assert len(us) == 100
     FIGURES["edge -> gpiozero callback in the guest (100 edges, TCG)"] = (
         f"median {statistics.median(us) / 1000:.2f} ms, p95 {us[94] / 1000:.2f} ms, "
-        f"max {us[-1] / 1000:.2f} ms")
+        f"max {us[-1] / 1000:.2f} ms"
+    )
 
 
 def test_the_hardening_holds_in_the_guest(guest: Guest) -> None:
@@ -487,9 +518,11 @@ def test_the_hardening_holds_in_the_guest(guest: Guest) -> None:
     cgroup = "/sys/fs/cgroup/system.slice/tavola.service/cgroup.procs"
 
     def open_inside(dev: str) -> Result:
-        return guest.sh(f"sh -c 'echo $$ > {cgroup} && exec nsenter -t {pid} -m -- setpriv "
-                        "--reuid tavola --regid tavola --init-groups "
-                        f"dd if={dev} of=/dev/null bs=1 count=1 status=none'")
+        return guest.sh(
+            f"sh -c 'echo $$ > {cgroup} && exec nsenter -t {pid} -m -- setpriv "
+            "--reuid tavola --regid tavola --init-groups "
+            f"dd if={dev} of=/dev/null bs=1 count=1 status=none'"
+        )
 
     gpiomem = open_inside("/dev/gpiomem")
     assert gpiomem.rc == 0, f"/dev/gpiomem refused in the service: {gpiomem}"
@@ -510,7 +543,6 @@ def test_the_hardening_holds_in_the_guest(guest: Guest) -> None:
     m = re.search(r"Overall exposure level for tavola\.service: (\d+\.\d+)", exposure)
     assert m and float(m.group(1)) <= 1.0, exposure
     FIGURES["systemd-analyze security tavola (in the guest)"] = m.group(1)
-
 
 
 #: The test's USB keyboard-mode scanner: a uinput keyboard with a scanner's USB id that
@@ -549,7 +581,8 @@ with open(sys.argv[2], "a", buffering=1) as out:
 
 
 def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_console(
-        guest: Guest, table: Table) -> None:
+    guest: Guest, table: Table
+) -> None:
     """[scanner] kind = "hid" on a real kernel: a uinput keyboard with a scanner's USB id
     "scans" a card; the running service reads it through evdev (the card reaches the game:
     its line in the journal, every seat's light flashes the error colour for an unpaired
@@ -558,28 +591,39 @@ def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_con
     can fail."""
     assert STATE.get("started"), "the service did not start (see the tests before)"
     run = "/run/tavola-test"
-    sh_ok(guest, f"modprobe uinput && modprobe evdev; mkdir -p {run} && rm -f {run}/scan* "
-                 f"{run}/keys* && mkfifo {run}/scan && touch {run}/keys")
+    sh_ok(
+        guest,
+        f"modprobe uinput && modprobe evdev; mkdir -p {run} && rm -f {run}/scan* "
+        f"{run}/keys* && mkfifo {run}/scan && touch {run}/keys",
+    )
     guest.sh(f"cat > {run}/scanner.py", input=HID_SCANNER, check=True)
     guest.sh(f"cat > {run}/listen.py", input=KEY_LISTENER, check=True)
     vid, pid = (f"{x:04x}" for x in SCANNER_ID)
-    sh_ok(guest, f"systemd-run --unit=tavola-test-scanner --collect /usr/bin/python3 "
-                 f"{run}/scanner.py {run}/scan {vid} {pid}")
+    sh_ok(
+        guest,
+        f"systemd-run --unit=tavola-test-scanner --collect /usr/bin/python3 "
+        f"{run}/scanner.py {run}/scan {vid} {pid}",
+    )
     deadline = time.monotonic() + 60
     while guest.sh(f"test -s {run}/scan.path").rc != 0:
-        assert time.monotonic() < deadline, sh_ok(guest, "journalctl -u tavola-test-scanner "
-                                                         "-o cat --no-pager | tail").out
+        assert time.monotonic() < deadline, sh_ok(
+            guest, "journalctl -u tavola-test-scanner -o cat --no-pager | tail"
+        ).out
         time.sleep(0.5)
     event = sh_ok(guest, f"cat {run}/scan.path").out.strip()
     assert re.fullmatch(r"/dev/input/event\d+", event), event
     ls = sh_ok(guest, f"stat -c '%G %a' {event}").out.split()
     assert ls == ["input", "660"], ls  # Debian's rule; tavola is in the input group
-    sh_ok(guest, f"systemd-run --unit=tavola-test-keys --collect /usr/bin/python3 "
-                 f"{run}/listen.py {event} {run}/keys")
+    sh_ok(
+        guest,
+        f"systemd-run --unit=tavola-test-keys --collect /usr/bin/python3 "
+        f"{run}/listen.py {event} {run}/keys",
+    )
     deadline = time.monotonic() + 60  # python and evdev take seconds to start under TCG
     while guest.sh(f"test -e {run}/keys.ready").rc != 0:
-        assert time.monotonic() < deadline, sh_ok(guest, "journalctl -u tavola-test-keys "
-                                                         "-o cat --no-pager | tail").out
+        assert time.monotonic() < deadline, sh_ok(
+            guest, "journalctl -u tavola-test-keys -o cat --no-pager | tail"
+        ).out
         time.sleep(0.5)
     tty1 = guest.sh("systemctl is-active getty@tty1").out.strip() == "active"
 
@@ -593,9 +637,14 @@ def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_con
     sh_ok(guest, f"echo CTL-1 > {run}/scan")
     deadline = time.monotonic() + 30
     while keys() < 6:  # Shift, C, T, L, -, 1 ...
-        assert time.monotonic() < deadline, "the key listener got no keys from uinput: " + \
-            sh_ok(guest, "journalctl -u tavola-test-keys -u tavola-test-scanner -o cat "
-                         "--no-pager | tail -20").out
+        assert time.monotonic() < deadline, (
+            "the key listener got no keys from uinput: "
+            + sh_ok(
+                guest,
+                "journalctl -u tavola-test-keys -u tavola-test-scanner -o cat "
+                "--no-pager | tail -20",
+            ).out
+        )
         time.sleep(0.3)
     if tty1:
         deadline = time.monotonic() + 20
@@ -604,8 +653,11 @@ def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_con
             time.sleep(0.3)
     # The table takes the scanner.
     conf = "/etc/tavola/tavola.toml"
-    sh_ok(guest, f"printf '\\n[scanner]\\nkind = \"hid\"\\nusb = \"{vid}:{pid}\"\\n"
-                 f"cards = \"/var/lib/tavola/cards.toml\"\\n' >> {conf}")
+    sh_ok(
+        guest,
+        f'printf \'\\n[scanner]\\nkind = "hid"\\nusb = "{vid}:{pid}"\\n'
+        f'cards = "/var/lib/tavola/cards.toml"\\n\' >> {conf}',
+    )
     table.skip_journal()
     before_start = table.seen
     sh_ok(guest, "systemctl restart tavola", timeout=180)
@@ -618,14 +670,18 @@ def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_con
     before = keys()
     start = len(guest.strip_bytes())
     sh_ok(guest, f"echo TAV-0042 > {run}/scan")
-    table.wait_for(r"^Card TAV-0042 is not in the strozzi card list: pair it with "
-                   r"`tavola cards learn strozzi`\.", timeout=30)
+    table.wait_for(
+        r"^Card TAV-0042 is not in the strozzi card list: pair it with "
+        r"`tavola cards learn strozzi`\.",
+        timeout=30,
+    )
     time.sleep(1.0)
     frames = adalight_frames(guest.strip_bytes()[start:])
     els = layout()
     seats = [els[f"seat.{s}.status"][0] for s in ("1", "2", "3")]
-    flashed = [f for f in frames if len({rgb(f, led) for led in seats}) == 1
-               and any(rgb(f, seats[0]))]
+    flashed = [
+        f for f in frames if len({rgb(f, led) for led in seats}) == 1 and any(rgb(f, seats[0]))
+    ]
     assert flashed, "no frame with every seat's light in the one error colour after the scan"
     time.sleep(1.0)
     assert keys() == before, "keys of the scan reached another reader: the device is not grabbed"
@@ -634,12 +690,16 @@ def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_con
     # Unplugged while the table runs: told once, and back when it returns.
     sh_ok(guest, "systemctl stop tavola-test-keys tavola-test-scanner")
     table.wait_for(r"^Card scanner unplugged or not answering; waiting for it to return\.")
-    sh_ok(guest, f"rm -f {run}/scan.path; systemd-run --unit=tavola-test-scanner --collect "
-                 f"/usr/bin/python3 {run}/scanner.py {run}/scan {vid} {pid}")
+    sh_ok(
+        guest,
+        f"rm -f {run}/scan.path; systemd-run --unit=tavola-test-scanner --collect "
+        f"/usr/bin/python3 {run}/scanner.py {run}/scan {vid} {pid}",
+    )
     table.wait_for(r"^Card scanner is back \(USB ", timeout=60)
     sh_ok(guest, f"echo TAV-0043 > {run}/scan")
     table.wait_for(r"^Card TAV-0043 is not in the strozzi card list", timeout=30)
     sh_ok(guest, "systemctl stop tavola-test-scanner")
     FIGURES["HID scanner in the guest"] = (
         f"grabbed: 0 keys to another reader{' and tty1' if tty1 else ''} "
-        f"(control: {before} before the grab)")
+        f"(control: {before} before the grab)"
+    )

@@ -29,10 +29,13 @@ class Chroot:
         self.mounts: list[Path] = []
 
     def mount(self) -> None:
-        subprocess.run(["bash", "-c", f"source {HERE / 'lib.sh'} && binfmt_aarch64"],
-                       check=True)
-        for args, target in ((["-t", "proc", "proc"], "proc"), (["-t", "sysfs", "sys"], "sys"),
-                             (["--bind", "/dev"], "dev"), (["--bind", "/dev/pts"], "dev/pts")):
+        subprocess.run(["bash", "-c", f"source {HERE / 'lib.sh'} && binfmt_aarch64"], check=True)
+        for args, target in (
+            (["-t", "proc", "proc"], "proc"),
+            (["-t", "sysfs", "sys"], "sys"),
+            (["--bind", "/dev"], "dev"),
+            (["--bind", "/dev/pts"], "dev/pts"),
+        ):
             path = self.root / target
             subprocess.run(["mount", *args, str(path)], check=True)
             self.mounts.append(path)
@@ -43,14 +46,18 @@ class Chroot:
             subprocess.run(["umount", "-l", str(path)], check=False)
         self.mounts.clear()
 
-    def run(self, command: str, *, timeout: float = 1800,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, command: str, *, timeout: float = 1800, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         """`command` in the root as its root user, with a login's clean environment."""
         base = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
         pairs = [f"{k}={v}" for k, v in {**base, **(env or {})}.items()]
-        return subprocess.run(["chroot", str(self.root), "/usr/bin/env", "-i", *pairs,
-                               "/bin/bash", "-c", command], capture_output=True, text=True,
-                              timeout=timeout)
+        return subprocess.run(
+            ["chroot", str(self.root), "/usr/bin/env", "-i", *pairs, "/bin/bash", "-c", command],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +67,10 @@ def pi_os(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chroot]:
     work = tmp_path_factory.mktemp("pi-os")
     root = work / "root"
     root.mkdir()
-    subprocess.run(["tar", "-C", str(root), "--numeric-owner", "-xf",
-                    str(image_dir() / "root.tar")], check=True)
+    subprocess.run(
+        ["tar", "-C", str(root), "--numeric-owner", "-xf", str(image_dir() / "root.tar")],
+        check=True,
+    )
     tarball = source_tarball(work)
     (root / "home/pi/tavola").mkdir(parents=True)
     subprocess.run(["tar", "-C", str(root / "home/pi/tavola"), "-xf", str(tarball)], check=True)
@@ -78,8 +87,10 @@ SKIP = {"TAVOLA_SKIP": "systemctl,udev"}  # no systemd in a chroot
 
 
 def test_the_root_is_arm64_without_a_compiler(pi_os: Chroot) -> None:
-    r = pi_os.run("uname -m; command -v gcc cc || echo no-compiler; "
-                  "ls /usr/include/python3*/Python.h 2>/dev/null || echo no-python3-dev")
+    r = pi_os.run(
+        "uname -m; command -v gcc cc || echo no-compiler; "
+        "ls /usr/include/python3*/Python.h 2>/dev/null || echo no-python3-dev"
+    )
     assert r.stdout.split() == ["aarch64", "no-compiler", "no-python3-dev"], r
 
 
@@ -92,9 +103,11 @@ def test_install_sh_completes_and_compiles_nothing(pi_os: Chroot) -> None:
     assert r.returncode == 0, r.stdout + r.stderr
     assert "tavola install: done" in r.stdout
     assert pi_os.run("command -v gcc cc").returncode != 0  # nothing was built
-    probe = ("/opt/tavola/venv/bin/python -c 'import lgpio, spidev, gpiozero, "
-             "importlib.metadata as m; print(m.version(\"gpiozero\"))' && "
-             "/opt/tavola/venv/bin/tavola --help >/dev/null && id -nG tavola")
+    probe = (
+        "/opt/tavola/venv/bin/python -c 'import lgpio, spidev, gpiozero, "
+        'importlib.metadata as m; print(m.version("gpiozero"))\' && '
+        "/opt/tavola/venv/bin/tavola --help >/dev/null && id -nG tavola"
+    )
     r = pi_os.run(probe)
     assert r.returncode == 0, r.stdout + r.stderr
     version, *groups = r.stdout.split()
@@ -109,8 +122,9 @@ def test_install_sh_pwm_builds_rpi_ws281x(pi_os: Chroot) -> None:
 
     t0 = time.monotonic()
     r = pi_os.run("cd /home/pi/tavola && systemd/install.sh --pwm", env=SKIP)
-    FIGURES["install.sh --pwm on the arm64 root (builds rpi-ws281x)"] = \
+    FIGURES["install.sh --pwm on the arm64 root (builds rpi-ws281x)"] = (
         f"{time.monotonic() - t0:.0f} s"
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "installed the PWM drop-in" in r.stdout
     r = pi_os.run("/opt/tavola/venv/bin/python -c 'import rpi_ws281x'")
@@ -130,8 +144,7 @@ print("began")
 """
 
 
-def test_the_real_rpi_ws281x_failing_begin_is_reported_without_a_segfault(
-        pi_os: Chroot) -> None:
+def test_the_real_rpi_ws281x_failing_begin_is_reported_without_a_segfault(pi_os: Chroot) -> None:
     """The real library: in this chroot /proc is the host's, so rpi_ws281x finds no Pi
     revision and ws2811_init fails ("Hardware revision is not supported"), the error some
     Pi 3 revisions meet; its exit hook then used to segfault (status 139)."""

@@ -15,11 +15,16 @@ INSTALL = REPO / "systemd" / "install.sh"
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, TAVOLA_ROOT=str(root), TAVOLA_SKIP="apt,user,systemctl,udev",
-               TAVOLA_EXTRAS="",  # rpi-ws281x and lgpio build only on a Pi
-               PIP_DISABLE_PIP_VERSION_CHECK="1")
-    return subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True,
-                          env=env, timeout=600)
+    env = dict(
+        os.environ,
+        TAVOLA_ROOT=str(root),
+        TAVOLA_SKIP="apt,user,systemctl,udev",
+        TAVOLA_EXTRAS="",  # rpi-ws281x and lgpio build only on a Pi
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    return subprocess.run(
+        ["bash", str(INSTALL), *args], capture_output=True, text=True, env=env, timeout=600
+    )
 
 
 def test_install_twice_then_uninstall_keeps_the_games(tmp_path: Path) -> None:
@@ -34,8 +39,9 @@ def test_install_twice_then_uninstall_keeps_the_games(tmp_path: Path) -> None:
     assert (root / "etc/udev/rules.d/99-tavola.rules").exists()
     config = root / "etc/tavola/tavola.toml"
     config.write_text(config.read_text().replace("brightness = 0.6", "brightness = 0.3"))
-    help_text = subprocess.run([str(tavola), "run", "--help"], capture_output=True, text=True,
-                               check=True).stdout
+    help_text = subprocess.run(
+        [str(tavola), "run", "--help"], capture_output=True, text=True, check=True
+    ).stdout
     assert "--config" in help_text
 
     (root / "var/lib/tavola/tavola.db").write_bytes(b"games")
@@ -54,6 +60,10 @@ def test_install_twice_then_uninstall_keeps_the_games(tmp_path: Path) -> None:
 
 
 def test_unknown_option_is_refused() -> None:
-    proc = subprocess.run(["bash", str(INSTALL), "--frobnicate"], capture_output=True,
-                          text=True, env=dict(os.environ, TAVOLA_ROOT="/nonexistent"))
+    proc = subprocess.run(
+        ["bash", str(INSTALL), "--frobnicate"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, TAVOLA_ROOT="/nonexistent"),
+    )
     assert proc.returncode == 2 and "unknown option --frobnicate" in proc.stderr

@@ -26,8 +26,9 @@ LEDS = 438  # the Strozzi layout the demo table is sized for
 
 def config_text(port: str, journal: Path) -> str:
     """The demo's mocked Strozzi table, its LEDs sent as Adalight frames to `port`."""
-    return demo_config_text("strozzi", 3, journal=journal, seed=3, strip="adalight",
-                            strip_keys={"port": port})
+    return demo_config_text(
+        "strozzi", 3, journal=journal, seed=3, strip="adalight", strip_keys={"port": port}
+    )
 
 
 class AdalightReader(threading.Thread):
@@ -69,13 +70,25 @@ def service(tmp_path: Path):
     config = tmp_path / "tavola.toml"
     journal = tmp_path / "tavola.db"
     config.write_text(config_text(os.ttyname(slave), journal))
-    env = dict(os.environ, NOTIFY_SOCKET=str(notify_path), WATCHDOG_USEC="200000",
-               JOURNAL_STREAM="8:12345")
+    env = dict(
+        os.environ, NOTIFY_SOCKET=str(notify_path), WATCHDOG_USEC="200000", JOURNAL_STREAM="8:12345"
+    )
     env.pop("WATCHDOG_PID", None)
-    proc = subprocess.Popen([*TAVOLA, "run", "--config", str(config)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    state = {"proc": proc, "sock": sock, "reader": reader, "config": config,
-             "journal": journal, "slave": slave}
+    proc = subprocess.Popen(
+        [*TAVOLA, "run", "--config", str(config)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    state = {
+        "proc": proc,
+        "sock": sock,
+        "reader": reader,
+        "config": config,
+        "journal": journal,
+        "slave": slave,
+    }
     yield state
     if proc.poll() is None:
         proc.kill()
@@ -125,8 +138,10 @@ def test_ready_then_watchdog_pings_then_sigterm_turns_off_and_exits_zero(service
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 0  # nobody joined
     finally:
         db.close()
-    assert not Path(str(service["journal"]) + "-wal").exists() or \
-        Path(str(service["journal"]) + "-wal").stat().st_size == 0
+    assert (
+        not Path(str(service["journal"]) + "-wal").exists()
+        or Path(str(service["journal"]) + "-wal").stat().st_size == 0
+    )
 
 
 def test_sighup_reloads_the_config(service) -> None:
@@ -185,10 +200,12 @@ def listen(sock: socket.socket, into: list[str]) -> None:
 
 def test_a_bad_config_is_one_clear_line(tmp_path: Path) -> None:
     config = tmp_path / "tavola.toml"
-    config.write_text(config_text("/dev/null", tmp_path / "j.db").replace(
-        'game = "strozzi"', 'game = "chess"'))
-    proc = subprocess.run([*TAVOLA, "run", "--config", str(config)], capture_output=True,
-                          text=True, timeout=60)
+    config.write_text(
+        config_text("/dev/null", tmp_path / "j.db").replace('game = "strozzi"', 'game = "chess"')
+    )
+    proc = subprocess.run(
+        [*TAVOLA, "run", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "game" in proc.stderr and "chess" in proc.stderr and str(config) in proc.stderr
@@ -217,6 +234,11 @@ def test_the_stop_signal_is_safe_while_the_main_loop_holds_its_queue(tmp_path: P
     """A SIGTERM handler puts STOP on the table's event queue. If that queue's put() took a
     lock its get() may hold (queue.Queue does), a signal arriving at that moment would
     deadlock the service until systemd kills it: the queue must be reentrant."""
-    proc = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_LOCKED, str(tmp_path / "j.db")],
-                          capture_output=True, text=True, timeout=20, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", SIGNAL_WHILE_LOCKED, str(tmp_path / "j.db")],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=False,
+    )
     assert proc.returncode == 0 and proc.stdout.strip() == "stopped", proc.stderr[-2000:]

@@ -249,8 +249,13 @@ def test_a_full_hand_may_discard_first_to_take_the_new_card() -> None:
     new one."""
     state = five_cards_at_cosimos_brag()
     assert state.phase == "hand_limit" and seat_of(state) == ME
-    assert texts(state) == ["keep", "discard guard", "discard carry", "discard journey",
-                            "discard deploy"]
+    assert texts(state) == [
+        "keep",
+        "discard guard",
+        "discard carry",
+        "discard journey",
+        "discard deploy",
+    ]
     assert "holds 5 scandal cards, the limit" in state.describe()
     time = state.time[ME]
     before = snapshot(state)

@@ -251,9 +251,7 @@ def test_harder_time_to_party_scores_every_remaining_time_in_giovannis_round() -
     finish_round(state, party=False)  # card 6 stays in his deck
     assert state.round == 3
     play(state, "dispatch 3")
-    play(
-        state, next(t for t in texts(state) if t not in ("solo 6", "solo 7")), "dispatch 7"
-    )
+    play(state, next(t for t in texts(state) if t not in ("solo 6", "solo 7")), "dispatch 7")
     vp, time = state.vp[STROZZI], state.time[STROZZI]
     assert time > 3 and "solo 6" in texts(state)
     play(state, "solo 6")

@@ -192,7 +192,12 @@ def test_a_traffic_jam_offers_what_solves_it_a_tile_or_a_pass() -> None:
     # "each special move includes all the benefits of the cheaper ones": the diagonal and
     # the extra move solve this jam as the sideways move does, so each may be bought
     assert legal(state) == {
-        "buy sideways", "buy diagonal", "buy extra", "buy stacking", "tile", "pass"
+        "buy sideways",
+        "buy diagonal",
+        "buy extra",
+        "buy stacking",
+        "tile",
+        "pass",
     }
     state = arrange(started(4), wagons=JAM, coins={0: 2})
     assert legal(state) == {"buy sideways", "buy diagonal", "tile", "pass"}

@@ -30,8 +30,14 @@ class Line:
 def escape(held: bool, arrivals: list) -> list:
     clock = sim.Clock(0)
     line = Line(clock, arrivals)
-    escaped, early = loop.boot_escape(lambda: held, line.usb.waiting, line.read_byte,
-                                      clock.ticks_ms, sim.ticks_diff, clock.sleep_ms)
+    escaped, early = loop.boot_escape(
+        lambda: held,
+        line.usb.waiting,
+        line.read_byte,
+        clock.ticks_ms,
+        sim.ticks_diff,
+        clock.sleep_ms,
+    )
     return [escaped, early.hex(), clock.ticks_ms(), line.usb.pos]
 
 
@@ -70,15 +76,24 @@ def reader(probe: bool) -> dict:
             continue
         modes.append(len(chunk))
         dev.feed(chunk, clock.ticks_ms())
-    return {"shown": [f[0] for f in shown], "blocked": usb.blocked, "slow": packets.slow,
-            "aligned": packets.aligned, "packet_reads": modes.count(proto.USB_PACKET),
-            "byte_reads": modes.count(1), "damaged": dev.decoder.damaged}
+    return {
+        "shown": [f[0] for f in shown],
+        "blocked": usb.blocked,
+        "slow": packets.slow,
+        "aligned": packets.aligned,
+        "packet_reads": modes.count(proto.USB_PACKET),
+        "byte_reads": modes.count(1),
+        "damaged": dev.decoder.damaged,
+    }
 
 
 def main() -> None:
     figures = stream.run(seconds=2.0, fps=60.0, leds=300, cpu_scale=0, pattern="board")
-    print(json.dumps({"escape": escapes(), "reader": reader(False), "probe": reader(True),
-                      "stream": figures}))
+    print(
+        json.dumps(
+            {"escape": escapes(), "reader": reader(False), "probe": reader(True), "stream": figures}
+        )
+    )
 
 
 main()

@@ -33,6 +33,7 @@ except ImportError:
         def real_us() -> float:
             return ticks_us()
 
+
 import proto
 
 PACKET_US = 54  # one 64-byte packet at USB full speed (about 1.2 MB/s of payload)
@@ -142,7 +143,7 @@ class Usb:
                     raise RuntimeError("a read waits for input the host never sends")
                 self.blocked_us += self.clock.wait_until(nxt[0])
                 self._deliver(self.clock.us())
-        buf[0:n] = self.data[self.pos:self.pos + n]
+        buf[0:n] = self.data[self.pos : self.pos + n]
         self.pos += n
         return n
 
@@ -198,8 +199,9 @@ def host_frames(seq: int, frame_id: int, data: bytes) -> bytes:
     out = bytearray()
     total = len(data)
     for offset in range(0, total, proto.LED_CHUNK):
-        body = proto.pack(proto.LED, (frame_id & 0xFF, offset, total),
-                          data[offset:offset + proto.LED_CHUNK])
+        body = proto.pack(
+            proto.LED, (frame_id & 0xFF, offset, total), data[offset : offset + proto.LED_CHUNK]
+        )
         out.extend(proto.encode(proto.LED, (seq + offset // proto.LED_CHUNK) & 0xFF, body))
     return pad(out)
 
@@ -209,8 +211,9 @@ def pad(data) -> bytes:
 
 
 def hello(leds: int) -> bytes:
-    return pad(proto.encode(proto.HELLO, 0, proto.pack(proto.HELLO, (proto.PROTOCOL_VERSION,
-                                                                      leds))))
+    return pad(
+        proto.encode(proto.HELLO, 0, proto.pack(proto.HELLO, (proto.PROTOCOL_VERSION, leds)))
+    )
 
 
 def percentile(values: list, q: float) -> float:

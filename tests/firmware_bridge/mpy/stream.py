@@ -48,8 +48,15 @@ def frame_data(k: int, leds: int, pattern: str) -> bytes:
     return bytes(data)
 
 
-def run(seconds: float = 5.0, fps: float = 60.0, leds: int = 300, cpu_scale: float = 1.0,
-        packet: int = proto.USB_PACKET, pattern: str = "lit", seed: int = 1) -> dict:
+def run(
+    seconds: float = 5.0,
+    fps: float = 60.0,
+    leds: int = 300,
+    cpu_scale: float = 1.0,
+    packet: int = proto.USB_PACKET,
+    pattern: str = "lit",
+    seed: int = 1,
+) -> dict:
     """`fps` 0: every frame written at once (the host as fast as the board takes them)."""
     count = int(seconds * (fps or 60))
     datas = [frame_data(k, leds, pattern) for k in range(count)]
@@ -65,8 +72,9 @@ def run(seconds: float = 5.0, fps: float = 60.0, leds: int = 300, cpu_scale: flo
     end_us = 1000.0 + seconds * 1e6
     plan = presses(seed, end_us - 300_000)
     pins = [sim.Pin(clock, plan[b]) for b in range(BUTTONS)]
-    bank = buttons.Bank([(pins[b], buttons.Debounced(1 + b // 3, b % 3)) for b in range(BUTTONS)],
-                        1)
+    bank = buttons.Bank(
+        [(pins[b], buttons.Debounced(1 + b // 3, b % 3)) for b in range(BUTTONS)], 1
+    )
     dev = device.Device(lambda frame: None, 1000, 3, strip.show)
     latencies = []
     pressed = [0] * BUTTONS
@@ -92,10 +100,10 @@ def run(seconds: float = 5.0, fps: float = 60.0, leds: int = 300, cpu_scale: flo
         return taken
 
     bank.poll = sample
-    reader = loop.PacketReader(usb.readinto, usb.waiting, clock.ticks_ms, sim.ticks_diff,
-                               packet)
-    board = loop.Board(dev, reader, bank, clock.ticks_ms, sim.ticks_diff, clock.sleep_ms,
-                       (strip.poll,))
+    reader = loop.PacketReader(usb.readinto, usb.waiting, clock.ticks_ms, sim.ticks_diff, packet)
+    board = loop.Board(
+        dev, reader, bank, clock.ticks_ms, sim.ticks_diff, clock.sleep_ms, (strip.poll,)
+    )
     limit = end_us if fps else end_us * 20
     while clock.cached < limit and len(strip.shown) + strip.replaced < count:
         if not board.step():
@@ -111,7 +119,9 @@ def run(seconds: float = 5.0, fps: float = 60.0, leds: int = 300, cpu_scale: flo
     gaps = [samples[i + 1] - samples[i] for i in range(len(samples) - 1)]
     cpu = total - clock.slept_us - usb.blocked_us - strip.waited_us
     return {
-        "frames": count, "shown": len(strip.shown), "replaced": strip.replaced,
+        "frames": count,
+        "shown": len(strip.shown),
+        "replaced": strip.replaced,
         "fps": (len(strip.shown) - 1) * 1e6 / span if len(strip.shown) > 1 else 0.0,
         "decoded_fps": (len(strip.shown) + strip.replaced) * 1e6 / total,
         "bytes_per_s": reader.bytes * 1e6 / (last or total),
@@ -122,8 +132,11 @@ def run(seconds: float = 5.0, fps: float = 60.0, leds: int = 300, cpu_scale: flo
         "button_p50_ms": sim.percentile(latencies, 0.5) / 1000,
         "button_p99_ms": sim.percentile(latencies, 0.99) / 1000,
         "button_max_ms": (max(latencies) if latencies else -1000) / 1000,
-        "sample_gap_max_ms": max(gaps) if gaps else -1, "late_samples": bank.late,
+        "sample_gap_max_ms": max(gaps) if gaps else -1,
+        "late_samples": bank.late,
         "samples_per_s": len(samples) * 1e6 / total,
-        "cpu_busy": cpu / total, "blocked_reads": usb.blocked,
-        "slow_reads": reader.slow, "damaged": dev.decoder.damaged,
+        "cpu_busy": cpu / total,
+        "blocked_reads": usb.blocked,
+        "slow_reads": reader.slow,
+        "damaged": dev.decoder.damaged,
     }

@@ -15,6 +15,7 @@ except ImportError:
     def now_us() -> float:
         return perf_counter() * 1e6
 
+
 import device
 import loop
 import sim
@@ -33,14 +34,15 @@ class Wire:
 
     def readinto(self, buf) -> int:
         n = len(buf)
-        buf[0:n] = self.data[self.pos:self.pos + n]
+        buf[0:n] = self.data[self.pos : self.pos + n]
         self.pos += n
         return n
 
 
 def decode(pattern: str, packet: int, frames: int = 60, leds: int = 300) -> dict:
-    wire = b"".join(sim.host_frames(4 * k + 1, k, stream.frame_data(k, leds, pattern))
-                    for k in range(frames))
+    wire = b"".join(
+        sim.host_frames(4 * k + 1, k, stream.frame_data(k, leds, pattern)) for k in range(frames)
+    )
     shown = []
     dev = device.Device(lambda frame: None, 1000, 3, shown.append)
     dev.feed(sim.hello(leds), 0)
@@ -54,6 +56,12 @@ def decode(pattern: str, packet: int, frames: int = 60, leds: int = 300) -> dict
             break
         dev.feed(chunk, 0)
     took = now_us() - start
-    return {"pattern": pattern, "packet": packet, "shown": len(shown), "bytes": len(wire),
-            "us_per_frame": took / frames, "fps": frames * 1e6 / took,
-            "bytes_per_s": len(wire) * 1e6 / took}
+    return {
+        "pattern": pattern,
+        "packet": packet,
+        "shown": len(shown),
+        "bytes": len(wire),
+        "us_per_frame": took / frames,
+        "fps": frames * 1e6 / took,
+        "bytes_per_s": len(wire) * 1e6 / took,
+    }

@@ -19,14 +19,24 @@ import time
 def run(request: dict) -> dict:
     reply: dict = {"id": request.get("id")}
     try:
-        proc = subprocess.run(["/bin/bash", "-c", request["sh"]], capture_output=True,
-                              timeout=float(request.get("timeout", 120)),
-                              input=request.get("input", "").encode(), check=False)
-        reply.update(rc=proc.returncode, out=proc.stdout.decode("utf-8", "replace"),
-                     err=proc.stderr.decode("utf-8", "replace"))
+        proc = subprocess.run(
+            ["/bin/bash", "-c", request["sh"]],
+            capture_output=True,
+            timeout=float(request.get("timeout", 120)),
+            input=request.get("input", "").encode(),
+            check=False,
+        )
+        reply.update(
+            rc=proc.returncode,
+            out=proc.stdout.decode("utf-8", "replace"),
+            err=proc.stderr.decode("utf-8", "replace"),
+        )
     except subprocess.TimeoutExpired as e:
-        reply.update(rc=124, out=(e.stdout or b"").decode("utf-8", "replace"),
-                     err=f"agent: timed out after {e.timeout} s")
+        reply.update(
+            rc=124,
+            out=(e.stdout or b"").decode("utf-8", "replace"),
+            err=f"agent: timed out after {e.timeout} s",
+        )
     except (KeyError, TypeError, ValueError) as e:
         reply.update(rc=2, out="", err=f"agent: bad request: {e}")
     return reply
@@ -50,7 +60,7 @@ def main(port: str) -> None:
                 out = (json.dumps(run(request)) + "\n").encode()
                 view = memoryview(out)
                 while view:
-                    view = view[os.write(dev.fileno(), view):]
+                    view = view[os.write(dev.fileno(), view) :]
 
 
 if __name__ == "__main__":
