@@ -322,9 +322,10 @@ class TableApp:
             return
         state = session.state
         try:
-            action = self.cards.resolve(
-                session.game.name, state, code, now, describe=session.describe
-            )
+            with state.naming(session.name):  # the game's reasons name the table's seats
+                action = self.cards.resolve(
+                    session.game.name, state, code, now, describe=session.describe
+                )
         except CardError as exc:
             text = str(exc)
             self.flash_all(f"{text[:1].upper()}{text[1:]}.")

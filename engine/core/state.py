@@ -290,11 +290,20 @@ class State(ABC):
     def naming(self, names: SeatNamer) -> Iterator[None]:
         """Sentences built inside this block name players by `names` (through `name` and
         `who`), so a game's prompt functions need no namer argument of their own."""
+        outer = self.__dict__.get("_names")  # a block inside another gives it back after
         self._names = names
         try:
             yield
         finally:
-            del self._names
+            if outer is None:
+                del self._names
+            else:
+                self._names = outer
+
+    def waiting_for(self) -> str:
+        """`describe()` with the names of the enclosing `naming` block: what a reason
+        inside a refusal says the game waits for."""
+        return self.describe(self._names)
 
     def describe(self, names: SeatNamer = seat_name) -> str:
         """A sentence about what the state waits for, for prompts and error messages;
@@ -467,10 +476,10 @@ class State(ABC):
         if current is None:
             raise GameOver(f"The game is over; {_quote(text)} cannot be played.")
         if player != current:
-            who = seat_name(current) if current != CHANCE else "a card or tile draw"
+            who = self.name(current) if current != CHANCE else "a card or tile draw"
             raise NotYourTurn(
-                f"It is not {seat_name(player if player is not None else current)}'s turn: "
-                f"now it is {who}'s. {self.describe()}"
+                f"It is not {self.name(player if player is not None else current)}'s turn: "
+                f"now it is {who}'s. {self.waiting_for()}"
             )
         reason = self.refusal(text)
         if not self.is_notation(text):
@@ -481,7 +490,8 @@ class State(ABC):
             options = ", ".join(a.text for a in self.legal_actions()[:12])
             more = "" if len(self.legal_actions()) <= 12 else ", ..."
             reason = (
-                f"{_quote(text)} is not possible now. {self.describe()} Possible: {options}{more}."
+                f"{_quote(text)} is not possible now. {self.waiting_for()} "
+                f"Possible: {options}{more}."
             )
         raise IllegalAction(reason)
 

@@ -92,7 +92,7 @@ class Action(Rule["FlorenceState"]):
         if state.phase == "actions" and state.passed[state.turn]:
             return "Once you have passed, you cannot perform more actions this round: pick a bonus."
         if state.phase != "actions":
-            return f"'{verb}' is an action of the Perform Actions phase. {state.describe()}"
+            return f"'{verb}' is an action of the Perform Actions phase. {state.waiting_for()}"
         return None
 
 

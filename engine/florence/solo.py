@@ -292,7 +292,7 @@ class StrozzisTurn(Rule["FlorenceState"]):
         waiting = state.turn == state.automa and state.phase in SEAT_PHASES
         if not waiting:
             if verb in ("ok", "choose", "solo"):
-                return f"'{verb}' belongs to Strozzi's turn in a solo game. {state.describe()}"
+                return f"'{verb}' belongs to Strozzi's turn in a solo game. {state.waiting_for()}"
             return None
         asks = solo_of(state).asks
         if asks == "ok":

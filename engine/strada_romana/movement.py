@@ -470,7 +470,7 @@ class MovingTheWagons(Rule["StradaRomanaState"]):
                 return "'stop' takes no more words."
             return self.refuse_stop(state)
         if state.phase != "stopped":  # end
-            return f"{MUST_MOVE}: the turn ends once the steps are taken. {state.describe()}"
+            return f"{MUST_MOVE}: the turn ends once the steps are taken. {state.waiting_for()}"
         if arg:
             return "'end' takes no more words."
         return f"{MUST_MOVE}: a wagon can still move, and {state.used} of 3 steps are taken."

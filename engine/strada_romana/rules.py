@@ -244,8 +244,8 @@ class StradaRomanaState(State):
 
     def explain(self, text: str) -> str | None:
         if not text.split():
-            return "That is an empty action. " + self.describe()
-        return RULEBOOK.explain(self, text, self.describe())
+            return "That is an empty action. " + self.waiting_for()
+        return RULEBOOK.explain(self, text, self.waiting_for())
 
     def is_notation(self, text: str) -> bool:
         return RULEBOOK.is_notation(text)

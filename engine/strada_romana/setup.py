@@ -165,7 +165,7 @@ class GameSetup(Rule["StradaRomanaState"]):
         if len(words) != 3 or words[1] not in ("cube", "ware"):
             return f"Write 'draw {want} COLOUR'."
         if words[1] != want:
-            return f"This draw is not a {words[1]}: {state.describe()}"
+            return f"This draw is not a {words[1]}: {state.waiting_for()}"
         colours = state.board.colours
         if words[2] not in colours:
             return f"There is no colour '{words[2]}': the colours are {', '.join(colours)}."

@@ -909,7 +909,7 @@ class StrozziState(State):
         return "The game is over."
 
     def explain(self, text: str) -> str | None:
-        return RULEBOOK.explain(self, text, self.describe())
+        return RULEBOOK.explain(self, text, self.waiting_for())
 
     def is_notation(self, text: str) -> bool:
         return RULEBOOK.is_notation(text)

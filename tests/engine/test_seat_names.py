@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.core import capital, derive, random_action, seat_name
+from engine.core import CHANCE, capital, derive, random_action, seat_name
 
 NAMING = ("strozzi", "florence", "strada_romana")
 
@@ -48,3 +48,23 @@ def test_describe_leaves_no_namer_behind() -> None:
 def test_capital_keeps_the_rest_of_a_name() -> None:
     assert capital("seat east") == "Seat east" and capital("seat McKay") == "Seat McKay"
     assert capital("") == ""
+
+
+@pytest.mark.parametrize("game", NAMING)
+def test_reasons_given_inside_naming_use_the_callers_names(game: str) -> None:
+    """A refusal the table shows (a card read out of turn, an action not this seat's) is
+    given inside `state.naming(...)`, and says the table's names, not 'seat N'."""
+    from engine.core import NotYourTurn
+
+    state = engine.get(game).new_state(3, seed=2)
+    rng = derive(2, "reasons")
+    while state.current_player() in (None, CHANCE):
+        state.apply(random_action(state, rng))
+    me = state.current_player()
+    assert me is not None
+    other = (me + 1) % 3
+    text = state.legal_actions()[0].text
+    with state.naming(lambda p: f"seat N{p}rth"), pytest.raises(NotYourTurn) as refused:
+        state.parse_action(text, player=other)
+    assert f"It is not seat N{other}rth's turn" in str(refused.value)
+    assert f"seat N{me}rth" in str(refused.value) and "seat 1" not in str(refused.value)
