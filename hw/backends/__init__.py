@@ -21,10 +21,11 @@ from hw.strip import Strip, StripError
 if TYPE_CHECKING:
     from hw.config import StripConfig
 
-__all__ = ["MODULES", "Backend", "backend", "backends", "open_strip"]
+__all__ = ["MODULES", "Backend", "backend", "backends", "open_strip", "own_keys"]
 
 
-def _own_keys(table: Section, keys: Table) -> dict[str, Any]:
+def own_keys(table: Section, keys: Table) -> dict[str, Any]:
+    """A backend's own checked keys as `StripConfig` fields (the default `settings`)."""
     return {k.name: table[k.name] for k in keys.keys}
 
 
@@ -40,7 +41,7 @@ class Backend:
     """Colour channels it can carry (3: RGB, 4: RGBW)."""
     channels_help: str = ""
     """Why another `order` length is refused, with the fix."""
-    settings: Callable[[Section, Table], dict[str, Any]] = _own_keys
+    settings: Callable[[Section, Table], dict[str, Any]] = own_keys
     """The `StripConfig` fields from the checked table (cross-key checks raise here)."""
     open: Callable[..., Strip] | None = None
     """`open(config, **overrides)`; None when another layer opens it (`unopened` says who)."""

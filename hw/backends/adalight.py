@@ -26,7 +26,7 @@ import errno
 import time
 from typing import TYPE_CHECKING, Any
 
-from hw.backends import Backend
+from hw.backends import Backend, own_keys
 from hw.schema import Int, Key, Number, Section, Table, Text
 from hw.strip import ByteStrip, StripError
 
@@ -129,12 +129,7 @@ class AdalightStrip(ByteStrip):
 
 # --- the backend as the config file sees it ------------------------------------------------
 def _settings(t: Section, keys: Table) -> dict[str, Any]:
-    return dict(
-        port=t["port"],
-        baud=t["baud"],
-        greeting_s=t["greeting_s"],
-        keepalive_s=t["keepalive_s"] or None,
-    )
+    return {**own_keys(t, keys), "keepalive_s": t["keepalive_s"] or None}  # 0: never
 
 
 def _open(config: StripConfig, **overrides: Any) -> AdalightStrip:

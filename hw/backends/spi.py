@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hw.backends import Backend
+from hw.backends import Backend, own_keys
 from hw.schema import Int, Key, Section, Table
 from hw.strip import ByteStrip, StripError
 
@@ -210,7 +210,7 @@ def _settings(t: Section, keys: Table) -> dict[str, Any]:
         spi_timing(t["spi_hz"])
     except ValueError as e:
         raise t.err("spi_hz", str(e)) from None
-    return dict(spi_bus=t["spi_bus"], spi_device=t["spi_device"], spi_hz=t["spi_hz"])
+    return own_keys(t, keys)
 
 
 def _open(config: StripConfig, **overrides: Any) -> SpiStrip:
