@@ -105,6 +105,7 @@ def board_svg(
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'class="board board-{obs.game}" role="img" font-family="sans-serif" '
+        f'font-size="{FONT}" fill="{INK}" '
         f'aria-label="{obs.game.replace("_", " ")} board">'
         f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
     )

@@ -105,8 +105,15 @@ class Canvas:
     def text(
         self, x: float, y: float, words: str, size: int = FONT, fill: str = INK, **attrs: object
     ) -> None:
-        """`words` with its baseline at `y`; `size` never below FONT."""
-        attrs = {"x": x, "y": y, "font-size": max(size, FONT), "fill": fill, **attrs}
+        """`words` with its baseline at `y`; `size` never below FONT. The drawing's own
+        font size and ink (FONT, INK, set on the `<svg>`) are left to inheritance."""
+        attrs = {
+            "x": x,
+            "y": y,
+            "font-size": max(size, FONT) if size > FONT else None,
+            "fill": fill if fill != INK else None,
+            **attrs,
+        }
         self.add("text", attrs, escape(words, quote=False) or " ")
 
     def open(self, **attrs: object) -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core import counted
 from engine.core.observation import Observation
 from engine.florence import FlorenceObservation, Location
 
 from ...views.base import Colour
-from ...views.florence import AUTOMA_COLOURS, NOBLE_COLOURS, STACK, TRACK
+from ...views.florence import AUTOMA_COLOURS, NOBLE_COLOURS, STACK, TRACK, _title
 from ..svg import FAINT, INK, WIDTH, Canvas, hex_colour, text_colour
 
 GAP = 10.0
@@ -34,12 +35,6 @@ COVERED = "#cfc8b8"
 def _obs(obs: Observation) -> FlorenceObservation:
     assert isinstance(obs, FlorenceObservation)
     return obs
-
-
-def _title(word: str) -> str:
-    """'life-of-the-party' -> 'Life of the Party', as printed on the tile."""
-    parts = word.split("-")
-    return " ".join(p if i and p in ("of", "the") else p.capitalize() for i, p in enumerate(parts))
 
 
 def other_seat(obs: Observation, seat: int) -> tuple[str, Colour]:
@@ -184,20 +179,17 @@ def _roads(o: FlorenceObservation, top: float, c: Canvas, colour: Sequence[Colou
 
 
 def _nobles(o: FlorenceObservation, c: Canvas) -> None:
-    """Where each Noble is and is heading, in words; the one moving this round first."""
+    """Where each Noble is and is heading, in words, and which one moves this round."""
     names = o.tables.loc_names
     for n, noble in enumerate(o.nobles):
-        c.y += 15
+        c.y += 19
         at = names[noble.carriage] if noble.carriage >= 0 else "-"
         to = names[noble.destination] if noble.destination >= 0 else "-"
         moving = " (moves this round)" if n == o.active_noble else ""
         c.rect(8, c.y - 9, 10, 10, hex_colour(NOBLE_COLOURS[n]), rx=2)
-        c.text(
-            24,
-            c.y,
-            f"{noble.name.capitalize()}: at {at}, heading to {to}, {noble.deck_left} cards{moving}",
-        )
-        c.spot(noble.name, 4, c.y - 12, WIDTH - 8, 15)
+        cards = counted(noble.deck_left, "card")
+        c.text(24, c.y, f"{noble.name.capitalize()}: at {at}, heading to {to}, {cards}{moving}")
+        c.spot(noble.name, 5, c.y - 12, WIDTH - 10, 15)
     c.y += 15
     c.text(8, c.y, "d debutant, D donna, M maestro; grey spaces: covered", fill=FAINT)
     c.y += 10
@@ -273,7 +265,7 @@ def holdings(obs: Observation, seat: int) -> str:
     b = o.boards[seat]
     words = [f"{b.vp} VP", f"time {b.time}", f"{b.gifts_left} gifts", f"{b.guards_left} guards"]
     words.append(f"{b.markers_left} brag markers")
-    words.append(f"{b.hand_size} scandal card{'s' if b.hand_size != 1 else ''}")
+    words.append(counted(b.hand_size, "scandal card"))
     if o.first == seat:
         words.append("1st player")
     if b.passed:

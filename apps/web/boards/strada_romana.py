@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core import counted
 from engine.core.observation import Observation
 from engine.strada_romana import StradaRomanaEndObservation, StradaRomanaObservation, Wagon
 from engine.strada_romana.board import BUYABLE, TO_PORTUS, TO_ROME
@@ -91,17 +92,17 @@ def _square(
 ) -> None:
     """A square: its id, the wagon on it pointing where it heads, its market's cube."""
     c.rect(x, y, w, h, "#fff", stroke=FAINT, stroke_width=0.7, rx=3)
-    c.text(x + 8, y + 12, name, fill=FAINT)
+    c.text(x + 11, y + 12, name, fill=FAINT)
     c.spot(name, x, y, w, h)
     # two LEDs along the road, the Portus side's (here the top) first
-    c.place(f"{GAME}.square.{name}", x + 1, y + 2, 4, h - 4)
+    c.place(f"{GAME}.square.{name}", x + 1, y + 1, 7, h - 2)
     if name in market:
         cube = market[name]
         fill = hex_colour(CUBE[cube]) if cube else "none"
         c.rect(x + w - 12, y + 3, 9, 9, fill, stroke=INK if cube else FAINT, stroke_width=0.5)
         c.place(f"{GAME}.market.{name}", x + w - 12, y + 14, 9, 3)
     if wagon is not None:
-        _wagon(c, wagon, x + 6, y + 14, w - 10, h - 16, wagon.name == mover)
+        _wagon(c, wagon, x + 10, y + 14, w - 13, h - 16, wagon.name == mover)
 
 
 def _wagon(c: Canvas, wagon: Wagon, x: float, y: float, w: float, h: float, moving: bool) -> None:
@@ -178,12 +179,12 @@ def holdings(obs: Observation, seat: int) -> str:
     colours = o.board.colours
     cubes = ", ".join(f"{n} {col}" for col, n in zip(colours, h.cubes, strict=True) if n)
     tiles = ", ".join(f"{n} {col}" for col, n in zip(colours, h.ware_tiles, strict=True) if n)
-    words = [f"{h.coins} coins, {h.victory_points} VP"]
+    words = [f"{counted(h.coins, 'coin')}, {h.victory_points} VP"]
     words.append(f"cubes: {cubes or 'none'}")
     words.append(f"ware tiles: {tiles or 'none'}")
     if isinstance(o, StradaRomanaEndObservation):
         named = [w.capitalize() if w else "not yet named" for w in o.revealed[seat]]
         words.append(f"wagon tiles: {', '.join(named) or 'none'}")
     else:
-        words.append(f"{h.wagon_tiles} wagon tile{'s' if h.wagon_tiles != 1 else ''}, face down")
+        words.append(f"{counted(h.wagon_tiles, 'wagon tile')}, face down")
     return "; ".join(words) + "."

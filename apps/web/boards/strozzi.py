@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core import counted
 from engine.core.observation import Observation
 from engine.strozzi import StrozziObservation
 from engine.strozzi.observation import Track
 
 from ...views.base import Colour
-from ...views.strozzi import CATEGORY, SAIL_LEDS, SLOTS
+from ...views.strozzi import CATEGORY, SAIL_LEDS, SLOTS, cargo
 from ..svg import FAINT, INK, WIDTH, Canvas, hex_colour, text_colour
 
 FLAG_WORD = {"pirate": "pirate", "plus": "+1", "goods": "goods"}
@@ -51,20 +52,18 @@ def _ship(o: StrozziObservation, c: Canvas, colour: Sequence[Colour]) -> None:
     c.rect(4, top, WIDTH - 8, 52, "#fff", stroke=FAINT, rx=5)
     ship = o.ship
     if ship is None:
-        c.text(12, top + 18, f"No ship in play - {o.deck_left} ship cards left this round")
-    else:
-        goods = ", ".join(
-            f"{n} {port.capitalize()}"
-            for port, n in zip(o.rules.ports, ship.goods, strict=True)
-            if n
+        c.text(
+            12, top + 18, f"No ship in play - {counted(o.deck_left, 'ship card')} left this round"
         )
-        extras = [f"goods {goods}" if goods else "no goods"]
-        if ship.scrolls:
-            extras.append(f"{ship.scrolls} scroll{'s' if ship.scrolls > 1 else ''}")
-        if ship.token:
-            extras.append("a progress token")
-        c.text(12, top + 17, f"Ship {ship.id} in play: {ship.sails} sails", 13, font_weight="bold")
-        c.text(12, top + 32, ", ".join(extras))
+    else:
+        c.text(
+            12,
+            top + 17,
+            f"Ship {ship.id} in play: {counted(ship.sails, 'sail')}",
+            13,
+            font_weight="bold",
+        )
+        c.text(12, top + 32, cargo(o.rules, ship))
         c.spot(str(ship.id), 4, top, WIDTH - 8, 52)
     flagged = o.flag_on_ship
     if flagged is not None:
@@ -91,7 +90,10 @@ def _ports(o: StrozziObservation, c: Canvas, colour: Sequence[Colour]) -> None:
                 fill = colour[entry.seat]
                 c.rect(x + 4, y, w - 20, SLOT_H - 2, hex_colour(fill), rx=3)
                 c.text(
-                    x + 8, y + 12, f"{entry.speed} sails, ship {entry.ship}", fill=text_colour(fill)
+                    x + 8,
+                    y + 12,
+                    f"{counted(entry.speed, 'sail')}, ship {entry.ship}",
+                    fill=text_colour(fill),
                 )
             else:
                 c.text(x + 8, y + 12, f"{slot + 1}", fill=FAINT)
