@@ -245,6 +245,39 @@ def test_turn_ringed_names_escaped_last_shown(game: str) -> None:
     assert sum(r.get("stroke-width") == "3" for r in others) == 1
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_whole_games_draw_at_every_player_count(game: str) -> None:
+    """From the first setup draw to the end, fewest and most players: every drawing
+    parses and shows every seat."""
+    g = engine.get(game)
+    for players in sorted({g.min_players, g.max_players}):
+        state = new(game, players, seed=players)
+        rng = random.Random(players)
+        view = view_for(game)
+        for n in range(3000):
+            if n % 15 == 0 or state.is_over():
+                _, seats = context(state)
+                root = tree(board_svg(state.observe(), lit(state), seats))
+                rows = [
+                    r for r in root.iter(f"{NS}rect") if (r.get("class") or "").startswith("seat ")
+                ]
+                assert len(rows) == state.observe().seats
+            if state.is_over():
+                break
+            action = random_action(state, rng)
+            state.apply(action)
+            view.public_text(state, action)
+        assert state.is_over()
+
+
+def test_florence_solo_automa_has_a_row() -> None:
+    state = new("florence", 1)
+    play_until(state, lambda s: s.observe().round == 2)
+    words = " ".join(texts(tree(draw(state))))
+    vp = state.observe().boards[1].vp
+    assert f"Strozzi (automa) {vp} VP" in words
+
+
 def test_unknown_game_is_one_clear_error() -> None:
     obs = dataclasses.replace(new("strozzi").observe(), game="chess")
     with pytest.raises(KeyError, match="no board drawing for 'chess' yet"):
@@ -446,6 +479,10 @@ def test_strada_wagon_moves_and_reach_is_lit() -> None:
     target = box_of(root, square)
     labels = [t for t in texts(root) if name.startswith(t) and len(t) >= 4]
     assert labels and inside(where(root, labels[0]), target)
+    outlined = [r for r in root.iter(f"{NS}rect") if r.get("class") == "last"]
+    middle = [(_f(r, "x") + _f(r, "width") / 2, _f(r, "y") + _f(r, "height") / 2) for r in outlined]
+    assert len(outlined) == 2, "the square reached and the wagon"
+    assert all(inside(m, target) for m in middle)
 
 
 def test_strada_wagon_heading_drawn() -> None:
