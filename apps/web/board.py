@@ -150,6 +150,8 @@ def _seats(
         fill = hex_colour(colour)
         ring = {"stroke": fill, "stroke_width": 3} if seat == turn else {"stroke": FAINT}
         c.rect(4, top, WIDTH - 8, height, "#fff", rx=5, **ring, class_=f"seat seat-{seat}")
+        if seat == turn:  # a thin dark line inside: a pale seat colour still shows
+            c.rect(7, top + 3, WIDTH - 14, height - 6, "none", rx=3, stroke=INK, stroke_width=0.6)
         c.circle(16, top + 12, 6, fill, stroke=INK, stroke_width=0.5)
         who = f"{name} - to play" if seat == turn else name
         c.text(28, top + 16, who, 13, font_weight="bold" if seat == turn else None)

@@ -148,7 +148,7 @@ def _location(
                 fill=text_colour(rgb),
                 text_anchor="middle",
             )
-        c.place(f"{name}.queue.{k + 1}", sx, qy + SPACE + 3, SPACE - 1, 3)
+        c.place(f"{name}.queue.{k + 1}", sx, qy + SPACE + 3, SPACE - 1, 4)
     # the guards: Contessina's shield (spies) and Giovanni's (bouncers)
     for j, (word, guards) in enumerate((("spy", location.spies), ("bouncer", location.bouncers))):
         gx = x + 6 + j * (CELL_W / 2)

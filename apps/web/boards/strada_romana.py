@@ -15,7 +15,12 @@ from collections.abc import Sequence
 
 from engine.core import counted
 from engine.core.observation import Observation
-from engine.strada_romana import StradaRomanaEndObservation, StradaRomanaObservation, Wagon
+from engine.strada_romana import (
+    SpecialMove,
+    StradaRomanaEndObservation,
+    StradaRomanaObservation,
+    Wagon,
+)
 from engine.strada_romana.board import BUYABLE, TO_PORTUS, TO_ROME
 
 from ...views.base import Colour
@@ -164,11 +169,19 @@ def _turn(o: StradaRomanaObservation, c: Canvas, colour: Sequence[Colour]) -> No
         special = move.special.word if move.special else "none"
         words = f"Special move: {special}. Steps: {move.steps} of {move.allowance}."
     c.text(8, top + 12, words)
-    c.text(8, top + 28, "special " + ", ".join(m.word for m in BUYABLE), fill=FAINT)
-    c.place(f"{GAME}.special", 8, top + 32, 40, 8)
+    # the board's special moves summary: one light under each move, cheapest first
+    w = (WIDTH - 16) / len(BUYABLE)
+    for k, m in enumerate(BUYABLE):
+        c.text(8 + k * w, top + 28, m.word, fill=FAINT)
+    c.place(f"{GAME}.special", 8, top + 32, w * len(BUYABLE), 6)
     c.text(8, top + 54, "steps", fill=FAINT)
-    c.place(f"{GAME}.steps", 8, top + 58, 40, 8)
-    c.y = top + 70
+    c.place(f"{GAME}.steps", 44, top + 46, 16.0 * _step_lights(o), 8)
+    c.y = top + 62
+
+
+def _step_lights(o: StradaRomanaObservation) -> int:
+    """Lights of the steps bar: the longest turn's allowance."""
+    return o.board.allowance(max(SpecialMove))
 
 
 def holdings(obs: Observation, seat: int) -> str:
