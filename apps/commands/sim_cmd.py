@@ -26,6 +26,7 @@ from hw.tomlsource import ConfigError
 from .. import args as types
 from .. import runtime
 from ..journal import JournalError, default_path
+from ..names import LONGEST, check_names
 from ..screen import SEAT_KEYS, Screen, render
 from ..sim import demo_config
 from .engine_cmds import option_args, parse_options
@@ -90,6 +91,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if len(names) > seats:
         return types.fail("sim", f"--names: {len(names)} names for {seats} seats")
+    try:  # an empty name leaves its seat "seat N"
+        check_names({str(s): n for s, n in enumerate(names, 1) if n}, map(str, range(1, seats + 1)))
+    except ValueError as exc:
+        return types.fail("sim", f"--names: {exc}")
     screen = Screen(seats)
     holder: list[runtime.Appliance] = []
 
@@ -197,7 +202,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--names",
         metavar="ANNA,BEN,...",
-        help="the players' names, seat 1 first: said in every sentence",
+        help="the players' names, seat 1 first: said in every sentence (each at most "
+        f"{LONGEST} characters, all different; an empty one leaves its seat 'seat N')",
     )
     option_args(p)
     p.set_defaults(func=cmd_sim)
