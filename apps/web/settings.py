@@ -27,6 +27,7 @@ null (or an empty name) removes the key, so its default applies again.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import signal
@@ -331,7 +332,13 @@ def _apply(
     except FileChanged as exc:
         return _refused(f"{exc}: load the settings again")
     except OSError as exc:
-        return _refused(f"{name}: cannot write: {exc.strerror or exc} (nothing changed)")
+        hint = (
+            "; the service may write its config once `install.sh --web` has installed the "
+            "web drop-in (docs/install.md)"
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+            else ""
+        )
+        return _refused(f"{name}: cannot write: {exc.strerror or exc} (nothing changed{hint})")
     changed = [dotted(k) for k in edits]
     reloaded = reload is not None and reload() is not False
     return {

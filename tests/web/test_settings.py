@@ -7,6 +7,7 @@ a real subprocess killed with SIGKILL.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -230,6 +231,30 @@ def test_a_writer_killed_before_the_replace_leaves_the_old_file_whole(tmp_path: 
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_a_directory_the_service_may_not_write_is_said_with_its_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the web drop-in /etc/tavola is read-only to the service (ProtectSystem=
+    strict): one clear line with the fix. The read-only mount is imitated (the tests run
+    as root, which writes any directory); the QEMU guest has the real one."""
+
+    def read_only(*args: Any, **kw: Any) -> Path:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    path = demo_file(tmp_path)
+    before = folder(path)
+    monkeypatch.setattr(settings, "replace_file", read_only)
+    result = settings.apply(path, {"pipeline.brightness": 0.2})
+    assert result == {
+        "ok": False,
+        "error": f"{path}: cannot write: Read-only file system (nothing changed; the service "
+        "may write its config once `install.sh --web` has installed the web drop-in "
+        "(docs/install.md))",
+        "key": None,
+    }
+    assert folder(path) == before
+
+
 def test_two_phones_at_once_both_changes_land(tmp_path: Path) -> None:
     path = demo_file(tmp_path)
     results: list[dict[str, Any]] = []
@@ -247,21 +272,21 @@ def test_two_phones_at_once_both_changes_land(tmp_path: Path) -> None:
     assert config.hw.pipeline.brightness == 0.2
 
 
-def test_a_file_changed_by_hand_meanwhile_is_not_overwritten(tmp_path: Path) -> None:
+def test_a_file_changed_by_hand_meanwhile_is_not_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = demo_file(tmp_path)
     real = settings.replace_file
 
     def meanwhile(target: Path, data: bytes, *, expected: bytes | None = None) -> Path:
-        path.write_text(path.read_text() + "# edited by hand\n")
+        path.write_text(path.read_text() + "# edited by hand\n")  # between read and write
         return real(target, data, expected=expected)
 
-    settings.replace_file = meanwhile  # type: ignore[assignment]
-    try:
-        result = settings.apply(path, {"pipeline.brightness": 0.2})
-    finally:
-        settings.replace_file = real  # type: ignore[assignment]
+    monkeypatch.setattr(settings, "replace_file", meanwhile)
+    result = settings.apply(path, {"pipeline.brightness": 0.2})
     assert not result["ok"] and "changed by someone else meanwhile" in result["error"]
     assert path.read_text().endswith("# edited by hand\n")
+    assert not (tmp_path / "tavola.toml.bak").exists()
 
 
 # --- taking effect -------------------------------------------------------------------------
