@@ -174,13 +174,16 @@ def toml_value(value: Any) -> str:
 def _expected(data: dict[str, Any], changes: Mapping[Key, Any]) -> dict[str, Any]:
     want = copy.deepcopy(data)
     for key, value in changes.items():
-        node = want
+        node: Any = want
         for part in key[:-1]:
+            if value is None and not isinstance(node.get(part), dict):
+                break  # nothing to remove: no table makes itself
             node = node.setdefault(part, {})
-        if value is None:
-            node.pop(key[-1], None)
         else:
-            node[key[-1]] = list(value) if isinstance(value, tuple) else value
+            if value is None:
+                node.pop(key[-1], None)
+            else:
+                node[key[-1]] = list(value) if isinstance(value, tuple) else value
     return want
 
 
@@ -191,6 +194,7 @@ def edit(text: str, changes: Mapping[Key, Any]) -> str:
     except tomllib.TOMLDecodeError as exc:
         raise EditError(f"not valid TOML, so not edited: {exc}") from None
     entries = _scan(text)
+    nl = "\r\n" if "\r\n" in text else "\n"  # new lines end as the file's do
     values = {e.key: e for e in entries if e.kind == "value"}
     headers = [e for e in entries if e.kind != "value"]
     edits: list[tuple[int, int, str]] = []  # (start, end, new text) in the old text
@@ -218,20 +222,24 @@ def edit(text: str, changes: Mapping[Key, Any]) -> str:
         line = toml_value(value)
         home = _home(entries, headers, table)
         if home is None:
-            new_tables.setdefault(table, []).append(f"{dotted((name,))} = {line}\n")
+            new_tables.setdefault(table, []).append(f"{dotted((name,))} = {line}{nl}")
             continue
         at, prefix = home
-        lead = "" if at == 0 or text[at - 1] == "\n" else "\n"
-        edits.append((at, at, f"{lead}{dotted((*table[len(prefix) :], name))} = {line}\n"))
+        lead = "" if at == 0 or text[at - 1] == "\n" else nl
+        edits.append((at, at, f"{lead}{dotted((*table[len(prefix) :], name))} = {line}{nl}"))
     if new_tables:
-        tail = "" if not text or text.endswith("\n") else "\n"
+        at_end = any(start == len(text) for start, _, _ in edits)  # a key already added
+        tail = "" if not text or text.endswith("\n") or at_end else nl
         for table, lines in new_tables.items():
             if not table:
                 raise EditError("a key outside every table cannot be added")
-            tail += f"\n[{dotted(table)}]\n" + "".join(lines)
+            tail += f"{nl}[{dotted(table)}]{nl}" + "".join(lines)
         edits.append((len(text), len(text), tail))
     out = text
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+    # from the end backwards, so offsets hold; at one place, in the order they were made
+    for _, (start, end, new) in sorted(
+        enumerate(edits), key=lambda e: (e[1][0], e[1][1], e[0]), reverse=True
+    ):
         out = out[:start] + new + out[end:]
     try:
         got = tomllib.loads(out)

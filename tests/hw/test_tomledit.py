@@ -79,6 +79,8 @@ def test_a_key_inside_an_inline_table_is_refused_with_where_it_is() -> None:
 def test_crlf_and_no_final_newline_are_kept() -> None:
     text = "[pipeline]\r\nbrightness = 0.6\r\ngamma = 2.2"
     assert edit(text, {("pipeline", "brightness"): 1}) == text.replace("0.6", "1")
+    added = edit(text, {("pipeline", "fps"): 30, ("app", "game"): "florence"})
+    assert added == text + '\r\nfps = 30\r\n\r\n[app]\r\ngame = "florence"\r\n'
 
 
 def test_the_shipped_config_changes_in_its_lines_only() -> None:
@@ -114,3 +116,32 @@ def test_any_value_written_reads_back_as_itself(value: object) -> None:
     assert data["pipeline"]["brightness"] == value
     assert data["app"]["names"]["3"] == value
     assert toml_value(value) in out
+
+
+KEYS = [
+    ("pipeline", "brightness"),
+    ("pipeline", "budget_ma"),
+    ("pipeline", "fps"),
+    ("app", "game"),
+    ("app", "chance"),
+    ("app", "names", "1"),
+    ("app", "names", "2"),
+    ("app", "options", "first"),
+    ("app", "options", "difficulty"),
+    ("seats", "1", "colour"),
+    ("seats", "6", "colour"),
+    ("strip", "segments", "seat.1"),
+]
+
+
+@given(st.dictionaries(st.sampled_from(KEYS), st.none() | SCALARS, max_size=6))
+def test_any_changes_to_the_shipped_file_keep_every_other_line(changes: dict) -> None:
+    """Whatever is set or removed, the file's other lines stay, in their order."""
+    text = SHIPPED.read_text()
+    out = edit(text, changes)
+    kept = iter(out.splitlines())
+    touched = {k[-1] for k in changes}
+    for line in text.splitlines():
+        if line.split("=")[0].strip() in touched:
+            continue
+        assert any(line == other for other in kept), line
