@@ -49,9 +49,10 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None = None) -> P
 
     `expected`: the bytes the caller based `data` on; FileChanged if the file holds
     anything else by the time the lock is held (nothing is written then). The new file
-    keeps the old one's mode (and, when root writes, its owner).
+    keeps the old one's mode (and, when root writes, its owner); a symlink stays one and
+    its target is replaced, with the backup beside the target.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))  # a symlinked file: its target changes, the link stays
     folder = path.parent
     dirfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     tmps: list[str] = []

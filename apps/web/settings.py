@@ -48,7 +48,7 @@ from .. import runtime
 from ..names import LONGEST
 from ..safefile import FileChanged, replace_file
 
-__all__ = ["Setting", "apply", "current", "settings_of", "signal_reload"]
+__all__ = ["Setting", "apply", "current", "post", "settings_of", "signal_reload"]
 
 #: the keys the running table applies on a reload (Appliance.reload); the rest wait
 #: for a restart
@@ -253,12 +253,13 @@ def current(config_path: str | Path) -> dict[str, Any]:
         config = runtime.parse(src)
     except ConfigError as exc:
         return {"file": str(config_path), "error": str(exc), "settings": []}
-    return {
-        "file": str(config_path),
-        "settings": [
-            s.describe(_value(config, s), _written(src.data, s.key)) for s in settings_of(config)
-        ],
-    }
+    shown = []
+    for s in settings_of(config):
+        out = s.describe(_value(config, s), _written(src.data, s.key))
+        if s.games:  # an option of another game than the table's is kept, but idle
+            out["applies"] = config.app.game is None or config.app.game in s.games
+        shown.append(out)
+    return {"file": str(config_path), "settings": shown}
 
 
 def _refused(message: str, key: str | None = None) -> dict[str, Any]:
@@ -330,7 +331,7 @@ def _apply(
     try:
         backup = replace_file(path, text.encode("utf-8"), expected=raw)
     except FileChanged as exc:
-        return _refused(f"{exc}: load the settings again")
+        return {**_refused(f"{exc}: load the settings again"), "retry": True}
     except OSError as exc:
         hint = (
             "; the service may write its config once `install.sh --web` has installed the "
@@ -372,3 +373,17 @@ def signal_reload() -> bool:
         return False
     os.kill(os.getpid(), signal.SIGHUP)
     return True
+
+
+def post(
+    config_path: str | Path,
+    changes: Any,
+    *,
+    reload: Callable[[], object] | None = signal_reload,
+) -> tuple[int, dict[str, Any]]:
+    """`apply` as the page's POST /api/settings answers it: 200 with the result, 400 with
+    a refusal, 409 when the file changed meanwhile (load the settings again)."""
+    result = apply(config_path, changes, reload=reload)
+    if result["ok"]:
+        return 200, result
+    return (409 if result.get("retry") else 400), result

@@ -91,6 +91,13 @@ def test_current_offers_each_setting_with_the_values_the_schema_allows(tmp_path:
     json.dumps(shown)  # what the page gets is JSON as it is
 
 
+def test_options_of_another_game_are_shown_idle(tmp_path: Path) -> None:
+    keys = by_key(settings.current(demo_file(tmp_path)))  # a Strozzi table
+    assert keys["app.options.first"]["applies"] is True
+    assert keys["app.options.difficulty"]["applies"] is False
+    assert "applies" not in keys["pipeline.brightness"]
+
+
 def test_a_seat_colour_is_offered_where_the_file_has_one(tmp_path: Path) -> None:
     path = demo_file(tmp_path)
     path.write_text(path.read_text().replace("[seats.2]\n", '[seats.2]\ncolour = "#00ff00"\n'))
@@ -134,6 +141,26 @@ def test_a_change_edits_its_lines_keeps_comments_and_keeps_the_old_file(tmp_path
     assert again["ok"] and again["changed"] == ["app.names.2", "pipeline.budget_ma"]
     assert (tmp_path / "tavola.toml.bak").read_text() == after
     assert "budget_ma" not in path.read_text() and '2 = "Ben"' not in path.read_text()
+
+
+def test_a_symlinked_config_stays_a_link_and_its_file_changes(tmp_path: Path) -> None:
+    real = demo_file(tmp_path)
+    (tmp_path / "etc").mkdir()
+    link = tmp_path / "etc" / "tavola.toml"
+    link.symlink_to(real)
+    before = real.read_bytes()
+    assert settings.apply(link, {"pipeline.brightness": 0.2})["ok"]
+    assert link.is_symlink() and link.resolve() == real
+    assert "brightness = 0.2" in real.read_text()
+    assert (tmp_path / "tavola.toml.bak").read_bytes() == before
+
+
+def test_post_answers_as_the_page_route_does(tmp_path: Path) -> None:
+    path = demo_file(tmp_path)
+    assert settings.post(path, {"pipeline.brightness": 0.3}, reload=None)[0] == 200
+    status, answer = settings.post(path, {"pipeline.brightness": 3}, reload=None)
+    assert status == 400 and answer["key"] == "pipeline.brightness"
+    assert settings.post(path, "brightness=3", reload=None)[0] == 400
 
 
 def test_nothing_to_change_writes_nothing(tmp_path: Path) -> None:
@@ -285,6 +312,7 @@ def test_a_file_changed_by_hand_meanwhile_is_not_overwritten(
     monkeypatch.setattr(settings, "replace_file", meanwhile)
     result = settings.apply(path, {"pipeline.brightness": 0.2})
     assert not result["ok"] and "changed by someone else meanwhile" in result["error"]
+    assert result["retry"] is True  # post() answers 409: load the settings again
     assert path.read_text().endswith("# edited by hand\n")
     assert not (tmp_path / "tavola.toml.bak").exists()
 
