@@ -62,7 +62,7 @@ from .args import SEED
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .journal import Journal, default_path
-from .names import LONGEST, check_name
+from .names import NAME, name_problem
 from .peripherals import Peripherals
 from .table import TableApp, TableSeat
 from .views import view_for
@@ -79,7 +79,6 @@ def _option_value(value: Any) -> Any:
 
 
 _OPTION_VALUE = Custom("a string, a number or true/false", _option_value)
-NAME = Custom(f"a name of at most {LONGEST} characters, like 'Anna'", check_name)
 APP = Table(
     Key("game", Choice(_GAMES), None, "skip the game menu"),
     Key("chance", Choice(SOURCES), None, "who supplies the draws"),
@@ -172,17 +171,17 @@ def parse(src: TomlSource) -> Config:
             )
     check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
     seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
+    earlier: dict[str, str] = {}
     for seat, name in settings.names.items():
         if seat not in seat_names:
             raise src.error(
                 ("app", "names", seat),
                 f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
             )
-        before = dict(list(settings.names.items())[: list(settings.names).index(seat)])
-        try:
-            check_name(name, seat=seat, others=before, seats=seat_names)
-        except ValueError as exc:
-            raise src.error(("app", "names", seat), str(exc)) from None
+        why = name_problem(name, seat, earlier)
+        if why is not None:
+            raise src.error(("app", "names", seat), why)
+        earlier[seat] = name
     bridge = parse_bridge(src)
     if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned

@@ -45,7 +45,7 @@ from hw.tomledit import EditError, edit
 from hw.tomlsource import ConfigError, Key, TomlSource, dotted
 
 from .. import runtime
-from ..names import LONGEST
+from ..names import NAME
 from ..safefile import FileChanged, replace_file
 
 __all__ = ["Setting", "apply", "current", "post", "settings_of", "signal_reload"]
@@ -106,7 +106,7 @@ class Setting:
         if isinstance(self.type, Number):
             out.update({"min": self.type.lo, "max": self.type.hi, "above": self.type.above})
         if self.kind == "name":
-            out["longest"] = LONGEST
+            out["longest"] = NAME.longest
         return out
 
 

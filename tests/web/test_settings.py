@@ -23,6 +23,7 @@ import pytest
 
 import engine
 from apps import runtime
+from apps.names import NAME
 from apps.sim import demo_config_text
 from apps.web import settings
 from hw.tomledit import edit
@@ -86,7 +87,7 @@ def test_current_offers_each_setting_with_the_values_the_schema_allows(tmp_path:
     assert {"value": 0, "label": "seat 1"} in first["choices"]
     names = [k for k in keys if k.startswith("app.names.")]
     assert names == [f"app.names.{s}" for s in range(1, 7)]
-    assert keys["app.names.1"]["longest"] == 16 and keys["app.names.1"]["value"] is None
+    assert keys["app.names.1"]["longest"] == NAME.longest and keys["app.names.1"]["value"] is None
     assert not any(k.startswith(("app.journal", "strip", "seats.1.select")) for k in keys)
     json.dumps(shown)  # what the page gets is JSON as it is
 
@@ -178,8 +179,9 @@ REFUSED = [
     ),
     ({"pipeline.brightness": "dim"}, "pipeline.brightness: must be a number 0-1, got a string"),
     ({"pipeline.budget_ma": 100}, "does not even cover the strip's idle current"),
-    ({"app.names.2": "anna", "app.names.1": "Anna"}, "'Anna' is already the name of seat 2"),
-    ({"app.names.3": "x" * 17}, "is 17 characters: a name has at most 16"),
+    ({"app.names.2": "anna", "app.names.1": "Anna"}, "app.names.1: 'anna' is seat 2's name"),
+    ({"app.names.3": "Seat 1"}, "app.names.3: 'Seat 1' would be mistaken for seat 1"),
+    ({"app.names.3": "x" * 25}, "app.names.3: must be a string"),
     ({"app.chance": "dice"}, "app.chance: 'dice' is not one of"),
     ({"app.options.difficulty": "hard"}, "Strozzi has no such option"),
     ({"app.game": "florence"}, "644"),  # Florence's layout does not fit the 438 LEDs
