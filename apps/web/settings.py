@@ -115,9 +115,10 @@ def _number(key: str, label: str, help: str) -> Setting:
     return Setting(("pipeline", key), "lights", label, help, k.type, "number", k.default)
 
 
-def _options() -> list[Setting]:
+def _options(players: int) -> list[Setting]:
     """One setting per option name of every game (`first` is Strozzi's and Strada
-    Romana's); its choices are every value some game allows."""
+    Romana's); its choices are every value some game allows, a seat option's only the
+    seats this table has (`players`)."""
     by_name: dict[str, list[tuple[str, Option]]] = {}
     for g in engine.games():
         for option in engine.get(g).options:
@@ -127,6 +128,8 @@ def _options() -> list[Setting]:
         choices: list[Any] = []
         for _, option in owners:
             for c in option.choices or ():
+                if option.seat and isinstance(c, int) and c >= players:
+                    continue
                 if not any(type(c) is type(v) and c == v for v in choices):
                     choices.append(c)
         helps = [f"{engine.get(g).title}: {o.help}" for g, o in owners]
@@ -181,7 +184,7 @@ def settings_of(config: runtime.Config) -> list[Setting]:
             choices=tuple(_CHANCE_LABELS),
             labels=tuple(_CHANCE_LABELS.values()),
         ),
-        *_options(),
+        *_options(sum(1 for s in config.hw.seats if s.kind != "table")),
         _number("brightness", "Brightness", "0 (off) to 1 (full) for every LED"),
         _number(
             "budget_ma",

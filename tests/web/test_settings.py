@@ -84,7 +84,8 @@ def test_current_offers_each_setting_with_the_values_the_schema_allows(tmp_path:
     first = keys["app.options.first"]
     assert first["games"] == ["strada_romana", "strozzi"]
     assert {"value": "random", "label": "random"} in first["choices"]
-    assert {"value": 0, "label": "seat 1"} in first["choices"]
+    assert [c["value"] for c in first["choices"]] == ["random", 0, 1, 2, 3, 4, 5]  # 6 seats
+    assert first["choices"][1] == {"value": 0, "label": "seat 1"}
     names = [k for k in keys if k.startswith("app.names.")]
     assert names == [f"app.names.{s}" for s in range(1, 7)]
     assert keys["app.names.1"]["longest"] == NAME.longest and keys["app.names.1"]["value"] is None
@@ -95,6 +96,7 @@ def test_current_offers_each_setting_with_the_values_the_schema_allows(tmp_path:
 def test_options_of_another_game_are_shown_idle(tmp_path: Path) -> None:
     keys = by_key(settings.current(demo_file(tmp_path)))  # a Strozzi table
     assert keys["app.options.first"]["applies"] is True
+    assert [c["value"] for c in keys["app.options.first"]["choices"]] == ["random", 0, 1, 2]
     assert keys["app.options.difficulty"]["applies"] is False
     assert "applies" not in keys["pipeline.brightness"]
 
