@@ -342,6 +342,44 @@ def test_reload_applies_names_and_lights_at_once_the_rest_after_a_restart(
         table.close()
 
 
+def candidates(setting: dict[str, Any]) -> list[Any]:
+    """New values to try for a setting, valid ones among them."""
+    if "choices" in setting:
+        return [c["value"] for c in setting["choices"] if c["value"] != setting["value"]]
+    if setting["kind"] == "number":
+        return [0.25] if setting["max"] == 1 else [5000]
+    return ["#123456"] if setting["kind"] == "colour" else [f"Player {setting['key'][-1]}"]
+
+
+def test_each_setting_takes_effect_as_the_result_says(tmp_path: Path) -> None:
+    """For every setting the page offers: a change the result calls `now` is applied by
+    the running table's reload with nothing left for a restart; one it calls `restart`
+    is what the reload says needs a restart."""
+    path = demo_file(tmp_path, "strada_romana", 3)
+    path.write_text(path.read_text().replace("[seats.2]\n", '[seats.2]\ncolour = "#00ff00"\n'))
+    shown = by_key(settings.current(path))
+    table = runtime.Appliance(runtime.load(path), button_thread=False)
+    tried = set()
+    try:
+        for key, setting in shown.items():
+            for value in candidates(setting):
+                result = settings.apply(path, {key: value})
+                if result["ok"]:
+                    break
+            assert result["ok"], (key, result)
+            restart = table.reload(runtime.load(path))
+            if result["now"]:
+                assert result["now"] == [key] and restart == [], (key, restart)
+            else:
+                assert result["restart"] == [key] and restart, (key, restart)
+                table.close()
+                table = runtime.Appliance(runtime.load(path), button_thread=False)
+            tried.add(setting["takes_effect"])
+    finally:
+        table.close()
+    assert tried == {"now", "restart"}
+
+
 def test_signal_reload_is_the_sighup_tavola_run_handles() -> None:
     heard: list[int] = []
     old = signal.signal(signal.SIGHUP, lambda signum, frame: heard.append(signum))
