@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pyte
 
+import engine
+from apps.screen import SEAT_KEYS
 from tests.support import TAVOLA
 
 COLS, ROWS = 80, 24
@@ -317,3 +319,196 @@ def test_sim_says_the_players_names(tmp_path: Path) -> None:
         assert "Ben: it is Anna's turn." in term.wait_for("Ben: it is")
     finally:
         assert term.close() == 0
+
+
+# --- Strada Romana: the road drawn as a road ------------------------------------------------
+STRADA = engine.get("strada_romana").new_state(5, seed=4).board
+WAGON_CODES = {w[:2]: w for w in STRADA.wagons}
+
+
+def hex_of(colour: tuple[int, int, int]) -> str:
+    r, g, b = colour
+    return f"{r:02x}{g:02x}{b:02x}"
+
+
+def road_rows(display: list[str]) -> range:
+    """The rows of the road: between the top areas' line and the bottom areas' line."""
+    top = next(y for y, line in enumerate(display) if line.startswith("area I top: "))
+    bottom = next(y for y, line in enumerate(display) if line.startswith("area II bottom: "))
+    return range(top + 1, bottom)
+
+
+def square_at(display: list[str], square: str) -> tuple[int, int]:
+    """Where a road square's id is drawn; what stands on it is drawn right under the id."""
+    for y in road_rows(display)[::2]:
+        m = re.search(rf"(?<!\d){square}(?!\d)", display[y])
+        if m:
+            return y + 1, m.start()
+    raise AssertionError(f"square {square} is not on the road:\n" + "\n".join(display))
+
+
+def on_square(display: list[str], square: str) -> str:
+    """What is drawn under a road square's id: its wagon (`ba>`, `<ba`) or its two LEDs."""
+    y, x = square_at(display, square)
+    return display[y][x : x + 4].rstrip()
+
+
+def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
+    tmp_path: Path,
+) -> None:
+    """Five seats, the most Strada Romana seats: the road with its wagons and goods, the
+    seats' coins, and still the status, the menu and a few log lines fit 80x24. A move
+    draws the wagon at its new square."""
+    from apps.views.strada_romana import WAGON
+
+    term = Tty(
+        "sim", "strada_romana", "--seats", "5", "--seed", "4", "--db", str(tmp_path / "s.db")
+    )
+    try:
+        term.wait_for("joined: nobody yet")
+        term.keys("wsxtg")  # all five join: the game starts
+        term.wait_for("setup, in order")
+        term.keys("w")  # the board is laid out
+        screen = term.wait_for("to act")
+        lines = term.screen.display
+        log = next(i for i, line in enumerate(lines) if line.startswith("-- log"))
+        board = "\n".join(lines[2:log])
+        # every road square by the id players type, once, in the road's rows
+        for name in STRADA.square_names[: STRADA.road]:
+            assert len(re.findall(rf"(?<!\d){name}(?!\d)", board)) == 1, name
+            assert on_square(lines, name) == "··"  # nobody on the road yet: its LEDs dark
+        # the ten wagons on the start squares, the Portus side heading to Roma
+        portus, roma = term.line_with("Portus p1 "), term.line_with("Roma   r1 ")
+        to_roma = re.findall(r"p\d (\w\w)> ", portus)
+        to_portus = re.findall(r"r\d <(\w\w) ", roma)
+        assert len(to_roma) == len(to_portus) == 5, (portus, roma)
+        assert sorted(to_roma + to_portus) == sorted(WAGON_CODES)
+        assert "arrived 1 ·· 2 ·· 3 ·· 4 ··" in portus
+        # the markets' cubes by their colour's letter beside a square, the areas' tiles
+        assert term.line_with("cubes ").startswith(
+            "cubes y yellow r red g green b blue o brown w white  > to Roma, < to Portus"
+        )
+        for market in ("112", "121", "352"):
+            assert re.search(rf"(?<!\d){market}[yrgbow]", board), market
+        assert not re.search(r"(?<!\d)(111|113|241)[^ ]", board)  # no market beside them
+        top, bottom = term.line_with("area I top: "), term.line_with("area II bottom: ")
+        for line, areas in ((top, ("I", "III", "V")), (bottom, ("II", "IV", "VI"))):
+            side = "top" if line is top else "bottom"
+            found = re.findall(rf"area (\w+) {side}: (\w+)", line)
+            assert [a for a, _ in found] == list(areas), line
+            assert all(tile in STRADA.colours for _, tile in found), line
+        # each playing seat's coins, VP and wagon tiles: starting coins 0, 1, 2, 3, 3
+        seats = re.findall(r"(\d)● (\d)/(\d)/(\d)", term.line_with("coins/VP/wagon tiles"))
+        assert [seat for seat, *_ in seats] == ["1", "2", "3", "4", "5"]
+        assert sorted(int(coins) for _, coins, _, _ in seats) == [0, 1, 2, 3, 3]
+        assert all(vp == tiles == "0" for _, _, vp, tiles in seats)
+        # the status, the menu and a few log lines are on the screen too
+        assert re.match(r"Strada Romana \| seat \d \(\w+\) to act", lines[0]), lines[0]
+        assert re.match(r"seat \d: \[step\] tile pass", lines[1]), lines[1]
+        assert len([line for line in lines[log + 1 : -2] if line.strip()]) >= 4, screen
+        fits(term)
+        # the cursor on `step`: every wagon that can move is white on the drawn board
+        y = lines.index(portus)
+        x = portus.index(f"{to_roma[0]}>")
+        assert term.screen.buffer[y][x].fg == "ffffff"
+        # the seat to act chooses the first wagon offered: the others take their colours
+        # back, the squares it can reach light, and it moves to the first of them
+        seat = int(lines[0].split("seat ")[1][0])
+        keys = dict(zip(("previous", "select", "next"), SEAT_KEYS[seat - 1], strict=True))
+        term.keys(keys["select"])
+        mover = re.search(r"step > \[(\w+)\]", term.wait_for("step > [")).group(1)  # type: ignore[union-attr]
+        other = next(code for code in to_roma if WAGON_CODES[code] != mover)
+        term.settle()
+        assert term.screen.buffer[y][portus.index(f"{other}>")].fg == hex_of(
+            WAGON[WAGON_CODES[other]]
+        )
+        term.keys(keys["select"])
+        term.wait_for(f"step {mover} > [")
+        square = re.search(r"> \[(\w+)\]", term.screen.display[1]).group(1)  # type: ignore[union-attr]
+        term.settle()
+        assert on_square(term.screen.display, square) == "●●"
+        term.keys(keys["select"])
+        term.wait_for(mover.capitalize())
+        term.settle()
+        code = mover[:2]
+        drawn = f"{code}>" if code in to_roma else f"<{code}"
+        assert on_square(term.screen.display, square) == drawn, term.text()
+        start = term.line_with("Portus p1 " if code in to_roma else "Roma   r1 ")
+        assert drawn not in start  # its start square is empty now
+        fits(term)
+    finally:
+        assert term.close() == 0
+
+
+def strada_table(tmp_path: Path, players: int, seed: int, **options: object):  # type: ignore[no-untyped-def]
+    """A mocked Strada Romana table past seating and setup, and the bot that presses its
+    buttons."""
+    from apps.runtime import Appliance
+    from apps.sim import ButtonBot, ManualClock, demo_config
+
+    config = demo_config("strada_romana", players, journal=tmp_path / "j.db", seed=seed)
+    config.app.options = dict(options)
+    clock = ManualClock()
+    table = Appliance(config, clock=clock, button_thread=False, say=lambda text: None)
+    table.app.start()
+    table.app.tick()
+    bot = ButtonBot(table, clock, seed)
+    while table.app.mode != "playing":
+        bot.advance(players)
+    return table, bot
+
+
+def sheet_cells(lines: list[str]) -> pyte.Screen:
+    """The sheet's lines as a terminal shows them: characters and their colours."""
+    screen = pyte.Screen(COLS, len(lines))
+    pyte.Stream(screen).feed("\r\n".join(lines))
+    return screen
+
+
+def test_strada_sheet_lights_the_reach_of_the_wagon_under_the_cursor(tmp_path: Path) -> None:
+    """The preview is drawn on the road: with the cursor on a wagon, the squares its next
+    step reaches show their LEDs in its colour, later ones dim, the wagon itself white,
+    every other square dark; the sheet is all public and fits 80 columns."""
+    from apps.screen import strada_sheet, visible
+    from apps.views.base import WHITE, dim
+    from apps.views.strada_romana import LATER, WAGON
+    from engine.strada_romana import StradaRomanaObservation
+
+    table, bot = strada_table(tmp_path, 2, 1)
+    try:
+        app = table.app
+        seat = app._waiting_seat()
+        assert seat is not None
+        bot.command(seat, "select")  # step: the cursor on the first wagon
+        wagon = app.menus[seat].current
+        obs = app.state.observe() if app.state is not None else None
+        assert isinstance(obs, StradaRomanaObservation)
+        reach = obs.reach(wagon)
+        lines = strada_sheet(app.frame(app.clock()), app)
+        assert all(visible(line) < COLS for line in lines)
+        cells = sheet_cells(lines)
+        display = cells.display
+        assert {1, 2} <= set(reach.values())  # a first step and later ones to see
+        lit = {step: hex_of(dim(WAGON[wagon], LATER)) for step in reach.values()}
+        lit[1] = hex_of(WAGON[wagon])
+        for name in obs.board.square_names[: obs.board.road]:
+            y, x = square_at(display, name)
+            assert display[y][x : x + 2] == ("●●" if name in reach else "··"), name
+            colours = {cells.buffer[y][x + k].fg for k in (0, 1)}
+            assert colours == ({lit[reach[name]]} if name in reach else {"brightblack"}), name
+        # the wagon under the cursor, white where it stands, its heading towards Roma
+        here = obs.wagon(wagon).square
+        line = next(y for y, text in enumerate(display) if f" {here} " in text)
+        x = display[line].index(f" {here} ") + len(here) + 2
+        code = wagon[:2]
+        assert display[line][x : x + 3] in (f"{code}>", f"<{code}")
+        assert cells.buffer[line][x].fg == hex_of(WHITE)
+        # two seats: their holdings in words
+        holdings = next(text for text in display if text.startswith("seat 1 "))
+        assert re.fullmatch(
+            r"seat 1 ● \d coins?, 0 VP, 0 wagon tiles  seat 2 ● \d coins?, 0 VP, 0 wagon tiles",
+            holdings.rstrip(),
+        ), holdings
+        assert "seat 3" not in "\n".join(display)
+    finally:
+        table.close()
