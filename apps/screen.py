@@ -13,6 +13,7 @@ are the element frame's, before the pipeline) and the physical spacing of the st
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -414,6 +415,11 @@ def app_layout(app: TableApp):  # type: ignore[no-untyped-def]
     return Layout.load(view.layout_path())
 
 
+def wrapped(text: str) -> list[str]:
+    """A plain line in lines that fit the screen, broken between words and indented."""
+    return textwrap.wrap(text, WIDTH - 1, subsequent_indent="  ") or [""]
+
+
 def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - visible(text))
 
@@ -485,7 +491,8 @@ class Screen:
         ]
 
     def status(self, app: TableApp) -> list[str]:
-        """Two lines: where the game is and whose turn; the menu at that seat."""
+        """Where the game is and whose turn; the menu at that seat, every choice of it
+        (ten wagons take two lines)."""
         title = engine.get(app.game_name).title if app.game_name else "Tavola"
         state = app.state
         head = [title]
@@ -527,7 +534,7 @@ class Screen:
             )
             path = " ".join(menu.prefix)
             menu_line = f"{app.seat_label(seat)}: {path + ' > ' if path else ''}{words}"
-        return [" | ".join(head), menu_line]
+        return [" | ".join(head), *wrapped(menu_line)]
 
     def lines(self, app: TableApp, now: float) -> list[str]:
         """The whole screen, HEIGHT lines of at most WIDTH columns."""

@@ -419,6 +419,10 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         mover = re.search(r"step > \[(\w+)\]", term.wait_for("step > [")).group(1)  # type: ignore[union-attr]
         other = next(code for code in to_roma if WAGON_CODES[code] != mover)
         term.settle()
+        # all ten wagons to choose from: the menu takes a second line rather than cut them
+        menu = " ".join(term.screen.display[1:3]).split()
+        assert [w.strip("[]") for w in menu[4:]] == list(STRADA.wagons), menu
+        y = term.screen.display.index(term.line_with("Portus p1 "))
         assert term.screen.buffer[y][portus.index(f"{other}>")].fg == hex_of(
             WAGON[WAGON_CODES[other]]
         )
