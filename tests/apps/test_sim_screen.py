@@ -516,3 +516,63 @@ def test_strada_sheet_lights_the_reach_of_the_wagon_under_the_cursor(tmp_path: P
         assert "seat 3" not in "\n".join(display)
     finally:
         table.close()
+
+
+def test_strada_sheet_never_tells_which_wagon_a_tile_names(tmp_path: Path) -> None:
+    """'The "wagon tiles" are always kept face down (the other players may know how many
+    each player owns, but not which ones)': two tables where the same seat took a tile
+    naming different wagons draw the same board, which counts the tile."""
+    from apps.screen import strada_sheet
+
+    sheets, takers = [], []
+    for k, named in enumerate(("ballio", "plotus")):
+        table, bot = strada_table(tmp_path / str(k), 2, 1, wagon_tiles="when_taken")
+        try:
+            app = table.app
+            state = app.state
+            seat = app._waiting_seat()
+            assert state is not None and seat is not None
+            for text in ("tile", f"wagon {named}"):
+                for command in bot.presses_for(seat, state.parse_action(text)):
+                    bot.command(seat, command)
+            assert app.ctx is not None and app.view is not None
+            lines = strada_sheet(app.view.render(state, app.ctx), app)
+            sheets.append(lines)
+            takers.append(seat)
+        finally:
+            table.close()
+    assert sheets[0] == sheets[1] and takers[0] == takers[1]
+    holdings = re.sub(r"\x1b\[[0-9;]*m", "", next(s for s in sheets[0] if s.startswith("seat 1 ")))
+    taker, other = takers[0], "1" if takers[0] == "2" else "2"
+    assert re.search(rf"seat {taker} [●·] \d coins?, 0 VP, 1 wagon tile(?!s)", holdings), holdings
+    assert re.search(rf"seat {other} [●·] \d coins?, 0 VP, 0 wagon tiles", holdings), holdings
+
+
+def test_strada_sheet_puts_the_arrived_wagons_on_the_numbered_squares(tmp_path: Path) -> None:
+    """'place the first 4 arrived wagons on the squares numbered from 1 to 4': at the end
+    the arrived wagons stand there in their order, each with the end it reached, and are
+    no longer on the road."""
+    from apps.screen import strada_sheet
+    from engine.strada_romana import StradaRomanaObservation
+
+    table, bot = strada_table(tmp_path, 2, 3)
+    try:
+        assert bot.play(2)
+        app = table.app
+        obs = app.state.observe() if app.state is not None else None
+        assert isinstance(obs, StradaRomanaObservation) and obs.arrivals
+        lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in strada_sheet({}, app)]
+        arrived = next(line for line in lines if line.startswith("Portus p1 "))
+        cells = re.search(r"arrived (.*)$", arrived.rstrip()).group(1)  # type: ignore[union-attr]
+        drawn = re.findall(r"(\d) (\S+)", cells)
+        expected = [
+            (str(k), f"{w[:2]}>" if obs.wagon(w).heading == "rome" else f"<{w[:2]}")
+            for k, w in enumerate(obs.arrivals, start=1)
+        ]
+        expected += [(str(k), "··") for k in range(len(obs.arrivals) + 1, 5)]
+        assert drawn == expected, arrived
+        elsewhere = "\n".join(line for line in lines if line != arrived)
+        for w in obs.arrivals:
+            assert f"{w[:2]}>" not in elsewhere and f"<{w[:2]}" not in elsewhere, w
+    finally:
+        table.close()
