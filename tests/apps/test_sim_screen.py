@@ -19,7 +19,9 @@ from pathlib import Path
 import pyte
 
 import engine
+from apps.runtime import Appliance
 from apps.screen import SEAT_KEYS
+from apps.sim import ButtonBot, ManualClock, demo_config
 from tests.support import TAVOLA
 
 COLS, ROWS = 80, 24
@@ -331,6 +333,13 @@ def hex_of(colour: tuple[int, int, int]) -> str:
     return f"{r:02x}{g:02x}{b:02x}"
 
 
+def found(pattern: str, text: str) -> str:
+    """The first group of `pattern` in `text`, which must be there."""
+    m = re.search(pattern, text)
+    assert m is not None, f"{pattern!r} not in {text!r}"
+    return m.group(1)
+
+
 def road_rows(display: list[str]) -> range:
     """The rows of the road: between the top areas' line and the bottom areas' line."""
     top = next(y for y, line in enumerate(display) if line.startswith("area I top: "))
@@ -394,9 +403,9 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         top, bottom = term.line_with("area I top: "), term.line_with("area II bottom: ")
         for line, areas in ((top, ("I", "III", "V")), (bottom, ("II", "IV", "VI"))):
             side = "top" if line is top else "bottom"
-            found = re.findall(rf"area (\w+) {side}: (\w+)", line)
-            assert [a for a, _ in found] == list(areas), line
-            assert all(tile in STRADA.colours for _, tile in found), line
+            labels = re.findall(rf"area (\w+) {side}: (\w+)", line)
+            assert [a for a, _ in labels] == list(areas), line
+            assert all(tile in STRADA.colours for _, tile in labels), line
         # each playing seat's coins, VP and wagon tiles: starting coins 0, 1, 2, 3, 3
         seats = re.findall(r"(\d)● (\d)/(\d)/(\d)", term.line_with("coins/VP/wagon tiles"))
         assert [seat for seat, *_ in seats] == ["1", "2", "3", "4", "5"]
@@ -416,7 +425,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         seat = int(lines[0].split("seat ")[1][0])
         keys = dict(zip(("previous", "select", "next"), SEAT_KEYS[seat - 1], strict=True))
         term.keys(keys["select"])
-        mover = re.search(r"step > \[(\w+)\]", term.wait_for("step > [")).group(1)  # type: ignore[union-attr]
+        mover = found(r"step > \[(\w+)\]", term.wait_for("step > ["))
         other = next(code for code in to_roma if WAGON_CODES[code] != mover)
         term.settle()
         # all ten wagons to choose from: the menu takes a second line rather than cut them
@@ -428,7 +437,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         )
         term.keys(keys["select"])
         term.wait_for(f"step {mover} > [")
-        square = re.search(r"> \[(\w+)\]", term.screen.display[1]).group(1)  # type: ignore[union-attr]
+        square = found(r"> \[(\w+)\]", term.screen.display[1])
         term.settle()
         assert on_square(term.screen.display, square) == "●●"
         term.keys(keys["select"])
@@ -444,12 +453,11 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         assert term.close() == 0
 
 
-def strada_table(tmp_path: Path, players: int, seed: int, **options: object):  # type: ignore[no-untyped-def]
+def strada_table(
+    tmp_path: Path, players: int, seed: int, **options: object
+) -> tuple[Appliance, ButtonBot]:
     """A mocked Strada Romana table past seating and setup, and the bot that presses its
     buttons."""
-    from apps.runtime import Appliance
-    from apps.sim import ButtonBot, ManualClock, demo_config
-
     config = demo_config("strada_romana", players, journal=tmp_path / "j.db", seed=seed)
     config.app.options = dict(options)
     clock = ManualClock()
@@ -563,7 +571,7 @@ def test_strada_sheet_puts_the_arrived_wagons_on_the_numbered_squares(tmp_path: 
         assert isinstance(obs, StradaRomanaObservation) and obs.arrivals
         lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in strada_sheet({}, app)]
         arrived = next(line for line in lines if line.startswith("Portus p1 "))
-        cells = re.search(r"arrived (.*)$", arrived.rstrip()).group(1)  # type: ignore[union-attr]
+        cells = found(r"arrived (.*)$", arrived.rstrip())
         drawn = re.findall(r"(\d) (\S+)", cells)
         expected = [
             (str(k), f"{w[:2]}>" if obs.wagon(w).heading == "rome" else f"<{w[:2]}")
