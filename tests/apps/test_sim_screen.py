@@ -441,7 +441,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         term.settle()
         assert on_square(term.screen.display, square) == "●●"
         term.keys(keys["select"])
-        term.wait_for(mover.capitalize())
+        term.wait_for(f"moves {mover.capitalize()} (1 of ")
         term.settle()
         code = mover[:2]
         drawn = f"{code}>" if code in to_roma else f"<{code}"
@@ -582,5 +582,31 @@ def test_strada_sheet_puts_the_arrived_wagons_on_the_numbered_squares(tmp_path: 
         elsewhere = "\n".join(line for line in lines if line != arrived)
         for w in obs.arrivals:
             assert f"{w[:2]}>" not in elsewhere and f"<{w[:2]}" not in elsewhere, w
+    finally:
+        table.close()
+
+
+def test_strada_sheet_fits_at_every_moment_of_a_five_seat_game(tmp_path: Path) -> None:
+    """From the first setup draw to the end, entered at the seats' buttons (`pick`): the
+    sheet never takes more than 12 lines or 79 columns, so the screen never cuts it."""
+    from apps.screen import strada_sheet, visible
+
+    config = demo_config(
+        "strada_romana", 5, journal=tmp_path / "j.db", seed=7, chance="pick", one_button=2
+    )
+    clock = ManualClock()
+    table = Appliance(config, clock=clock, button_thread=False, say=lambda text: None)
+    try:
+        table.app.start()
+        table.app.tick()
+        bot = ButtonBot(table, clock, 7)
+        widest, longest, drawn = 0, 0, 0
+        while table.app.mode != "over":
+            bot.advance(5)
+            if table.app.state is not None:
+                lines = strada_sheet(table.app.frame(clock()), table.app)
+                widest = max([widest, *map(visible, lines)])
+                longest, drawn = max(longest, len(lines)), drawn + 1
+        assert drawn > 100 and longest == 12 and widest < COLS, (drawn, longest, widest)
     finally:
         table.close()
