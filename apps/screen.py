@@ -241,9 +241,6 @@ class StradaDrawing:
                 self.at.setdefault(wagon.square, []).append(wagon.name)
         self.heading = {w.name: w.heading for w in obs.wagons}
 
-    def element(self, kind: str, name: object) -> str:
-        return f"strada_romana.{kind}.{name}"
-
     def standing(self, element: str, wagons: Sequence[str]) -> str:
         """A square: its wagon (`+`: another under it) in its LEDs' brighter colour, or the
         two LEDs as dots when no wagon stands there."""
@@ -256,7 +253,7 @@ class StradaDrawing:
 
     def square(self, sq: int) -> str:
         name = self.board.square_names[sq]
-        return self.standing(self.element("square", name), self.at.get(name, []))
+        return self.standing(_strada("square", name), self.at.get(name, []))
 
     def market(self, sq: int) -> str:
         """The letter of the cube on the market beside `sq` ('·': empty; ' ': no market)."""
@@ -264,7 +261,7 @@ class StradaDrawing:
         if k < 0:
             return " "
         cube = self.obs.markets[k].cube
-        colour = leds(self.frame, self.element("market", self.board.square_names[sq]))[0]
+        colour = leds(self.frame, _strada("market", self.board.square_names[sq]))[0]
         return tint(colour, self.cubes[cube]) if cube else paint(OFF)
 
     def road(self) -> list[str]:
@@ -295,11 +292,7 @@ class StradaDrawing:
             width = sum(1 for column in b.columns if b.part[column[0]] == part) * CELL
             words = [
                 f"area {a.name} {side}: "
-                + (
-                    tint(leds(self.frame, self.element("area", a.name))[0], a.ware)
-                    if a.ware
-                    else "none"
-                )
+                + (tint(leds(self.frame, _strada("area", a.name))[0], a.ware) if a.ware else "none")
                 for i, a in enumerate(self.obs.areas)
                 if a.side == side and b.area_part[i] == part
             ]
@@ -317,16 +310,15 @@ class StradaDrawing:
         """The squares numbered 1-4 with the wagons in their order of arrival."""
         arrived = {w.arrived: w.name for w in self.obs.wagons if w.arrived}
         return " ".join(
-            f"{k} "
-            + self.standing(self.element("arrival", k), [arrived[k]] if k in arrived else [])
+            f"{k} " + self.standing(_strada("arrival", k), [arrived[k]] if k in arrived else [])
             for k in range(1, self.board.arrivals + 1)
         )
 
     def turn(self) -> str:
         """The special move bought (and the cheaper ones it includes) and the steps taken."""
         text = (
-            f"special {dots(self.frame, 'strada_romana.special', len(BUYABLE))}"
-            f" steps {dots(self.frame, 'strada_romana.steps', self.board.allowance(max(BUYABLE)))}"
+            f"special {dots(self.frame, _strada('special'), len(BUYABLE))}"
+            f" steps {dots(self.frame, _strada('steps'), self.board.allowance(max(BUYABLE)))}"
         )
         move = self.obs.move
         return text + (f" {move.special.word}" if move is not None and move.special else "")
@@ -339,6 +331,11 @@ class StradaDrawing:
             + " ".join(f"{tint(CUBE.get(c, OFF), self.cubes[c])} {c}" for c in self.board.colours)
             + "  > to Roma, < to Portus"
         )
+
+
+def _strada(kind: str, name: object = None) -> str:
+    """A Strada Romana board element: `strada_romana.square.121`, `strada_romana.steps`."""
+    return f"strada_romana.{kind}" + ("" if name is None else f".{name}")
 
 
 def short_names(names: Sequence[str], size: int) -> dict[str, str]:
