@@ -25,6 +25,7 @@ from apps.sim import ButtonBot, ManualClock, demo_config
 from tests.support import TAVOLA
 
 COLS, ROWS = 80, 24
+FRAME_START, FRAME_END = b"\x1b[H", b"\x1b[J"  # how apps.screen.render opens and ends a screen
 
 
 class Tty:
@@ -51,20 +52,33 @@ class Tty:
         os.close(slave)
         self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
+        self.drawing = False  # the last bytes read end inside a screen being drawn
+        self._tail = b""
 
     def pump(self, seconds: float = 0.1) -> None:
         ready, _, _ = select.select([self.master], [], [], seconds)
         if ready:
             with contextlib.suppress(OSError):
-                self.stream.feed(os.read(self.master, 65536))
+                data = os.read(self.master, 65536)
+                self.stream.feed(data)
+                self._track(data)
+
+    def _track(self, data: bytes) -> None:
+        """`sim` writes each screen whole (home ... clear to the end), but the pseudo-terminal
+        may hand it over in pieces: a screen read half-way mixes new lines and old ones."""
+        seen = self._tail + data
+        start, end = seen.rfind(FRAME_START), seen.rfind(FRAME_END)
+        if start != end:
+            self.drawing = start > end
+        self._tail = seen[-2:]
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
     def wait_for(self, text: str, limit: float = 30.0) -> str:
-        """The screen once `text` is on it (the limit only stops a hung test)."""
+        """The screen, drawn whole, once `text` is on it (the limit only stops a hung test)."""
         end = time.monotonic() + limit
-        while text not in self.text() and time.monotonic() < end:
+        while (text not in self.text() or self.drawing) and time.monotonic() < end:
             self.pump()
         screen = self.text()
         assert text in screen, f"{text!r} never appeared; the screen:\n{screen}"
@@ -78,7 +92,7 @@ class Tty:
     def settle(self) -> str:
         """The screen once nothing more is written for a moment."""
         before = None
-        while before != self.text():
+        while before != self.text() or self.drawing:
             before = self.text()
             self.pump(0.3)
         return self.text()
