@@ -53,7 +53,6 @@ from hw.schema import (
     Key,
     Section,
     Table,
-    Text,
     did_you_mean,
 )
 from hw.strip import Strip
@@ -63,6 +62,7 @@ from .args import SEED
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .journal import Journal, default_path
+from .names import NAME, name_problem
 from .peripherals import Peripherals
 from .table import TableApp, TableSeat
 from .views import view_for
@@ -95,7 +95,7 @@ APP = Table(
     ),
     Key(
         "names",
-        Table(rest=Text(longest=24, example="Anna"), rest_name="seat"),
+        Table(rest=NAME, rest_name="seat"),
         {},
         "the player's name at each seat, said in every sentence",
     ),
@@ -171,12 +171,17 @@ def parse(src: TomlSource) -> Config:
             )
     check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
     seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
-    for seat in settings.names:
+    earlier: dict[str, str] = {}
+    for seat, name in settings.names.items():
         if seat not in seat_names:
             raise src.error(
                 ("app", "names", seat),
                 f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
             )
+        why = name_problem(name, seat, earlier)
+        if why is not None:
+            raise src.error(("app", "names", seat), why)
+        earlier[seat] = name
     bridge = parse_bridge(src)
     if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned

@@ -66,6 +66,11 @@ class Tty:
         assert text in screen, f"{text!r} never appeared; the screen:\n{screen}"
         return screen
 
+    def skip_names(self) -> None:
+        """At `sim`'s seating screen, Esc: the seats keep their numbers."""
+        self.wait_for("seating: the players' names")
+        self.keys("\x1b")
+
     def settle(self) -> str:
         """The screen once nothing more is written for a moment."""
         before = None
@@ -103,6 +108,7 @@ def fits(screen: Tty) -> None:
 def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: Path) -> None:
     term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
+        term.skip_names()
         screen = term.wait_for("joined: nobody yet")
         assert "Strozzi" in screen and "seating" in screen
         term.keys("wsx")  # seats 1, 2, 3 press select: they join
@@ -145,6 +151,7 @@ def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: 
 def test_sim_log_scrolls_back_and_a_draw_is_said_once(tmp_path: Path) -> None:
     term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
+        term.skip_names()
         term.wait_for("joined: nobody yet")
         term.keys("wsxm")
         term.wait_for("setup, in order")
@@ -171,6 +178,7 @@ def test_sim_log_scrolls_back_and_a_draw_is_said_once(tmp_path: Path) -> None:
 def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Path) -> None:
     term = Tty("sim", "florence", "--seats", "2", "--seed", "2", "--db", str(tmp_path / "f.db"))
     try:
+        term.skip_names()
         term.wait_for("joined: nobody yet")
         term.keys("ws")
         term.wait_for("joined: 1, 2")
@@ -317,3 +325,44 @@ def test_sim_says_the_players_names(tmp_path: Path) -> None:
         assert "Ben: it is Anna's turn." in term.wait_for("Ben: it is")
     finally:
         assert term.close() == 0
+
+
+def test_names_typed_at_seating_are_checked_and_said(tmp_path: Path) -> None:
+    """Without --names, `sim` asks each seat's name before seating: a name another seat has
+    (or 'seat N' of another seat) is refused in words and typed again, a name stops at the
+    config's 24 characters, Enter alone keeps the seat number; the names are then said."""
+    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
+    try:
+        screen = term.wait_for("seating: the players' names")
+        assert "> seat 1: _" in screen
+        assert "Enter alone keeps 'seat 1'" in screen
+        term.keys("Anna\n")
+        term.keys("ANNA\n")
+        screen = term.wait_for("Not taken")
+        assert "Not taken: 'Anna' is seat 1's name already. Type another name." in screen
+        assert "> seat 2: ANNA_" in screen  # what was typed stays, to be corrected
+        term.keys("\x7f" * 4 + "seat 3\n")
+        assert "'seat 3' would be mistaken for seat 3" in term.wait_for("mistaken")
+        term.keys("\x7f" * 6 + "B" * 30)
+        assert "> seat 2: " + "B" * 24 + "_" in term.wait_for("B" * 24)
+        term.keys("\n\n")  # seat 2 is named; Enter alone: seat 3 keeps its number
+        term.wait_for("joined: nobody yet")
+        term.keys("wsx")
+        screen = term.wait_for("Seat 3 joined as blue.")
+        assert "Anna joined as red." in screen and "B" * 24 + " joined as green." in screen
+        term.keys("mw")
+        screen = term.wait_for("to act")
+        assert screen.splitlines()[0].startswith("Strozzi | round 1 | Anna (red) to act")
+    finally:
+        assert term.close() == 0
+
+
+def test_names_given_on_the_command_line_are_checked_as_the_config_checks_them() -> None:
+    done = subprocess.run(
+        [*TAVOLA, "sim", "strozzi", "--seats", "3", "--names", "Anna,anna"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "tavola sim: --names: seat 2: 'Anna' is seat 1's name already"
