@@ -129,10 +129,10 @@ def _news(state: StradaRomanaState, e: Event, names: SeatNamer) -> str | None:
         paid = counted(coins, "coin")
         return f"{who} takes {paid} for the {colour} ware tile: {cubes} on the board."
     if kind == "coins_short":
-        missing = counted(d["missing"], "coin")
+        missing = d["missing"]
         return (
-            f"{capital(missing)} cannot be paid to {names(d['player'])}: all "
-            f"{state.board.coins_total} coins are in the players' hands."
+            f"Of these, {counted(missing, 'coin')} {'is' if missing == 1 else 'are'} not paid: "
+            f"all {state.board.coins_total} coins are in the players' hands."
         )
     if kind == "special_bought":
         return f"{who} pays {counted(d['cost'], 'coin')} for the {d['move']} move."

@@ -91,6 +91,18 @@ def test_a_ware_tile_says_the_coins_it_pays() -> None:
     assert state.coins[0] == 0 and not state.score_steps(events)
 
 
+def test_coins_the_supply_lacks_are_said_unpaid() -> None:
+    """Components: '20 coins (yellow)': with every coin in the players' hands a payout
+    takes nothing (ruling 17), and the table says so rather than a payment."""
+    state = arrange(started(5), coins=dict.fromkeys(range(5), 4))
+    play(state, "step ballio 112", "stop")
+    events = state.apply("collect tile bottom")
+    assert state.news(events) == [
+        "Seat 1 takes 3 coins for the red ware tile: 3 red cubes on the board.",
+        "Of these, 3 coins are not paid: all 20 coins are in the players' hands.",
+    ]
+
+
 def test_the_scoring_example_is_said_as_the_rulebook_counts_it() -> None:
     """Contracts: 'Score: 5 colours (yellow, green, red, blue, white) x maximum number: 4
     green contracts = 20. However he loses 2 Points: 1 for the single green "ware" tile and
