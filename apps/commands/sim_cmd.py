@@ -99,8 +99,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
         why = name and name_problem(name, str(s + 1), dict(_numbered(names[:s])))
         if why:
             return types.fail("sim", f"--names: seat {s + 1}: {why}")
-    fd = sys.stdin.fileno()
-    interactive = os.isatty(fd)
     screen = Screen(seats)
     holder: list[runtime.Appliance] = []
 
@@ -125,6 +123,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
         holder.append(table)
+        fd = sys.stdin.fileno()  # after the files are checked: a wrong --db says so first
+        interactive = os.isatty(fd)
         if args.names is None and interactive and table.journal.unfinished() is None:
             asked = _with_cbreak(fd, lambda: ask_names(fd, game.title, seats))
             if asked is None:  # Ctrl-C or Ctrl-D while naming: nothing was played
