@@ -123,7 +123,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
         holder.append(table)
-        fd = sys.stdin.fileno()  # after the files are checked: a wrong --db says so first
+        fd = sys.stdin.fileno()  # only once the table is built: a wrong --db is said first
         interactive = os.isatty(fd)
         if args.names is None and interactive and table.journal.unfinished() is None:
             asked = _with_cbreak(fd, lambda: ask_names(fd, game.title, seats))
