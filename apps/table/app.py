@@ -330,7 +330,7 @@ class TableApp:
             text = str(exc)
             self.flash_all(f"{text[:1].upper()}{text[1:]}.")
             return
-        self.say(session.view.describe_chance(state, action))
+        self.say(session.view.describe_chance(state, action, session.name))
         session.confirm(action)
 
     def confirm(self, action: Action) -> list[Event]:

@@ -219,7 +219,8 @@ def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Pat
         assert term.line_with("escorts").startswith("escorts 1-2")
         fits(term)
         term.keys("w")  # laid out: play starts, the checklist joins the log
-        screen = term.wait_for("to act")
+        term.wait_for("to act")
+        screen = term.settle()  # the whole frame: "to act" can show before the rest is drawn
         assert "setup, in order" not in screen
         assert re.match(
             r"Florence \| seat (1 \(blue\)|2 \(orange\)) to act", screen.splitlines()[0]
