@@ -445,7 +445,7 @@ class Screen:
         the board is being set up, sentences go to the checklist."""
         if app is not None:
             for seat, menu in app.menus.items():
-                if text == f"Seat {seat}: {menu.path()}":
+                if text == app.cursor_line(seat, menu):
                     return
             if re.match(r"#\d+ draw: ", text) and self.log and not self.log[-1].startswith("#"):
                 return

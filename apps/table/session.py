@@ -245,7 +245,7 @@ class Session:
             if action is not None:
                 self.confirm(action)
                 return
-        table.say(f"Seat {seat}: {menu.path()}")
+        table.say(table.cursor_line(seat, menu))
 
     def release(self, seat: str, command: str) -> None:
         """A press while a draw is held: the table draws now (the action before it can no
@@ -257,7 +257,7 @@ class Session:
             menu = self.menus.get(seat)
             if menu is not None and self.waiting_seat() == seat:
                 menu.next() if command == "next" else menu.previous()
-                self.table.say(f"Seat {seat}: {menu.path()}")
+                self.table.say(self.table.cursor_line(seat, menu))
 
     def on_scoring(self, seat: str, command: str) -> None:
         if command == "select":
@@ -353,7 +353,7 @@ class Session:
         if seat is None or state.current_player() == CHANCE:
             return  # a card to enter: no candidate card is previewed before it is drawn
         menu = self.menu_for(seat)
-        table.say(f"Seat {seat}: {menu.path()}")
+        table.say(table.cursor_line(seat, menu))
 
     def auto_draw(self) -> None:
         table, state = self.table, self.state
