@@ -383,8 +383,17 @@ class Appliance:
         """Make the main loop go round once (safe from a signal handler)."""
         self.events.put(WAKE)
 
+    @classmethod
+    def check(cls, config: Config) -> None:
+        """What start-up checks beyond the file, without opening any device: a layout per
+        game that fits the strip, a game the seats can play (ConfigError otherwise)."""
+        assert config.hw.strip is not None
+        layouts = cls._fitting(config, cls._layouts(config), config.hw.strip.count)
+        cls._seatable(config, list(layouts))
+
     def reload(self, config: Config) -> list[str]:
-        """Apply what can change while running (pipeline settings); list what needs a restart."""
+        """Apply what can change while running (pipeline settings, the players' names);
+        list what needs a restart."""
         hw, old = config.hw, self.config.hw
         p = hw.pipeline
         self.pipeline.set_brightness(p.brightness)
@@ -397,11 +406,16 @@ class Appliance:
             for name, a, b in (
                 ("[strip]", hw.strip, old.strip),
                 ("seats and buttons", hw.seats, old.seats),
-                ("[app]", config.app, self.config.app),
+                ("[app]", replace(config.app, names={}), replace(self.config.app, names={})),
             )
             if a != b
         ]
-        self.config = replace(self.config, hw=replace(old, pipeline=p))
+        self.app.names = dict(config.app.names)  # read afresh by every sentence
+        self.config = replace(
+            self.config,
+            hw=replace(old, pipeline=p),
+            app=replace(self.config.app, names=dict(config.app.names)),
+        )
         return restart
 
     def step(self, timeout: float | None) -> bool:
