@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core import Action, Event, SeatNamer, State, counted, seat_name
 from engine.strozzi import StrozziObservation
+from engine.strozzi.rules import Rules, Ship
 
 from .base import OFF, Colour, ElementFrame, View, ViewContext, dim
 
@@ -60,17 +61,7 @@ class StrozziView(View):
         if verb == "draw":
             rules = _table(state).rules
             ship = rules.ships[int(arg)]
-            goods = ", ".join(
-                f"{n} {port.capitalize()}"
-                for port, n in zip(rules.ports, ship.goods, strict=True)
-                if n
-            )
-            extras = [f"goods {goods}" if goods else "no goods"]
-            if ship.scrolls:
-                extras.append(f"{ship.scrolls} scroll{'s' if ship.scrolls > 1 else ''}")
-            if ship.token:
-                extras.append("a progress token")
-            return f"Ship {ship.id} comes up: {counted(ship.sails, 'sail')}, {', '.join(extras)}."
+            return f"Ship {ship.id} comes up: {counted(ship.sails, 'sail')}, {cargo(rules, ship)}."
         return f"Progress token {arg} is turned face up."
 
     def chance_actor(self, state: State) -> int | None:
@@ -100,6 +91,19 @@ class StrozziView(View):
                 element = f"strozzi.track.{event['city']}.{event['space']}"
             steps.append({element: colour, seat: colour})
         return steps
+
+
+def cargo(rules: Rules, ship: Ship) -> str:
+    """What a ship card carries besides its sails: 'goods 1 Venice, 1 scroll'."""
+    goods = ", ".join(
+        f"{n} {port.capitalize()}" for port, n in zip(rules.ports, ship.goods, strict=True) if n
+    )
+    extras = [f"goods {goods}" if goods else "no goods"]
+    if ship.scrolls:
+        extras.append(counted(ship.scrolls, "scroll"))
+    if ship.token:
+        extras.append("a progress token")
+    return ", ".join(extras)
 
 
 def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: ElementFrame) -> None:
