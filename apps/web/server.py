@@ -402,8 +402,11 @@ class PhonePage:
         return f'{{"public":{latest.public},"private":{private},"you":{json.dumps(you)}}}'
 
     async def state(self, request: web.Request) -> web.Response:
+        latest = self.snapshots.latest
+        if latest.version == 0:
+            raise Refused(503, "the table is starting; try again in a moment", retry=1)
         return web.Response(
-            text=self._view(request, self.snapshots.latest),
+            text=self._view(request, latest),
             content_type="application/json",
             headers={"Cache-Control": "no-store"},
         )

@@ -104,8 +104,8 @@ class Served:
         deadline = time.monotonic() + 20
         view: dict[str, Any] = {}
         while time.monotonic() < deadline:
-            view = phone.state()
-            if predicate(view):
+            status, view = phone.get("/api/state")
+            if status == 200 and predicate(view):
                 return view
             time.sleep(0.02)
         raise AssertionError(f"never seen; last view: {json.dumps(view)[:2000]}")
