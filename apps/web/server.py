@@ -112,7 +112,7 @@ class Bucket:
 
 
 #: (requests a second, burst) per client address, by kind of request
-LIMITS = {"read": (20.0, 60.0), "write": (5.0, 20.0), "pair": (0.1, 3.0)}
+LIMITS = {"read": (20.0, 60.0), "write": (10.0, 30.0), "pair": (0.2, 8.0)}
 
 
 class Limiter:

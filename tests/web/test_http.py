@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import tomllib
 from pathlib import Path
@@ -528,3 +529,52 @@ def test_run_says_when_the_port_is_taken(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert f"cannot serve the phone page on 127.0.0.1 port {port}" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_cursor_moved_from_a_phone_lights_its_candidate_on_the_board(served) -> None:
+    """A choice highlighted on the phone is previewed by the LEDs (and the board drawing
+    made from their frame) as a press of next would light it."""
+    s = served("florence", 2, seed=3)
+    bot = s.bot
+    assert bot is not None
+    app = s.table.app
+    phone = s.phone()
+    assert phone.post("/api/pair")[0] == 201
+    bot.pump()
+    bot.press("1", "select", hold=True)  # seat 1's phone
+    s.table.watch()
+    assert phone.state()["you"]["seat"] == "1"
+    target = None
+    for _ in range(200):  # on to a choice of seat 1's whose words light different things
+        bot.advance(2)
+        seat = app._waiting_seat()
+        if app.mode != "playing" or seat != "1" or app.session is None or app.session.held:
+            continue
+        menu = app.menus.get(seat) or app.session.menu_for(seat)
+        now = app.clock()
+        frames = []
+        for i in range(len(menu.options())):
+            menu.index = i
+            frames.append(app.frame(now))
+        menu.index = 0
+        target = next((i for i, f in enumerate(frames) if f != frames[0]), None)
+        if target is not None:
+            break
+    assert target is not None, "no choice with a preview came up"
+    before = app.frame(now)
+    answer: list[Any] = []
+    board = app.version
+    thread = threading.Thread(
+        target=lambda: answer.append(
+            phone.post("/api/command", {"command": "cursor", "index": target, "board": board})
+        )
+    )
+    thread.start()
+    while thread.is_alive():  # the table's thread is this one: it carries the command out
+        bot.pump()
+        thread.join(0.01)
+    assert answer == [(200, {"ok": True})]
+    assert app.menus[seat].index == target
+    assert app.frame(now) == frames[target] != before
+    s.table.watch()
+    assert phone.state()["public"]["menu"]["index"] == target  # and the page shows it

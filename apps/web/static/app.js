@@ -77,7 +77,9 @@ function renderSeat(pub, you, priv) {
   const paired = you.paired;
   if (paired) {
     const seat = pub.seats.find((s) => s.seat === you.seat);
-    text($("you"), "This phone plays seat " + you.seat + (seat ? ", " + seat.name + " (" + seat.colour_name + ")" : "") + ".");
+    let who = "seat " + you.seat;
+    if (seat) who = (seat.name === who ? who : seat.name + " at seat " + you.seat) + " (" + seat.colour_name + ")";
+    text($("you"), "This phone plays " + who + ".");
   } else if (you.asked && pub.pairing && pub.pairing.open) {
     text($("you"), "Waiting for the table: hold select at your seat to pair this phone.");
   } else {
@@ -177,8 +179,13 @@ function renderScores(pub) {
 }
 
 // --- live updates -----------------------------------------------------------------------
+let source = null;
+
 function connect() {
-  const source = new EventSource("/api/events"); // reconnects by itself, with Last-Event-ID
+  // reconnects by itself, with Last-Event-ID; opened again when this phone's cookie
+  // changes (a stream carries the cookie it was opened with)
+  if (source) source.close();
+  source = new EventSource("/api/events");
   source.onmessage = (e) => { render(JSON.parse(e.data)); };
   source.onopen = () => { if (view) say(""); };
   source.onerror = () => { text($("status"), "Connection lost; reconnecting…"); };
@@ -189,6 +196,7 @@ function wire() {
   $("pair").addEventListener("click", async () => {
     const answer = await post("/api/pair", {});
     if (!answer) return;
+    connect(); // the stream now carries this phone's new cookie
     const code = $("code");
     code.hidden = false;
     text(code, answer.code);
@@ -200,7 +208,9 @@ function wire() {
       if (left <= 0 || (view && view.you.paired)) { clearInterval(countdown); say(view && view.you.paired ? "Paired." : "The pairing window closed; ask again.", view && view.you.paired); }
     }, 1000);
   });
-  $("unpair").addEventListener("click", () => post("/api/unpair", {}));
+  $("unpair").addEventListener("click", async () => {
+    if (await post("/api/unpair", {})) connect();
+  });
   $("confirm").addEventListener("click", choose);
   $("back").addEventListener("click", () => command("back"));
   $("undo").addEventListener("click", () => command("undo"));
