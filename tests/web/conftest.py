@@ -134,9 +134,12 @@ def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         run: bool = False,
         names: tuple[str, ...] = (),
         limits: dict[str, tuple[float, float]] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> Served:
         journal = tmp_path / f"{game}-{len(made)}.db"
-        config = demo_config(game, players, journal=journal, seed=seed, chance=chance, names=names)
+        config = demo_config(
+            game, players, journal=journal, seed=seed, chance=chance, names=names, options=options
+        )
         page = PhonePage(
             WebConfig(enabled=True, address="127.0.0.1", port=0),
             journal=journal,
