@@ -319,7 +319,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "run",
         help="the appliance: run the table from a config file",
         description="Runs the table from a TOML config (seats, table buttons, strip, pipeline, "
-        '[app]). With backend = "terminal" or "mock" it runs without a Pi.',
+        '[app]). With backend = "terminal" or "mock" it runs without a Pi. With [web] '
+        "enabled = true it also serves the phone page (docs/phone.md).",
     )
     p.add_argument("--config", required=True, help="the config file, e.g. /etc/tavola/tavola.toml")
     p.add_argument("--verbose", action="store_true", help="log debug messages too")
