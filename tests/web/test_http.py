@@ -403,6 +403,9 @@ def test_the_rate_limit_answers_429_with_retry_after(served) -> None:
     # the appliance's pairing limit; a slow read rate, so a loaded machine still exhausts it
     limits = {"read": (1.0, 10.0), "write": (1.0, 5.0), "pair": LIMITS["pair"]}
     s = served(run=True, limits=limits)
+    deadline = time.monotonic() + 20
+    while s.page.snapshots.latest.version == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)  # the table's first snapshot (before it, the state answers 503)
     phone = s.phone()
     statuses = []
     for _ in range(int(limits["read"][1]) + 20):
