@@ -90,7 +90,8 @@ def replay(record: GameRecord) -> State:
 
 def game_log(record: GameRecord) -> list[str]:
     """Every action as the table said it (`#N seat S: text`), each followed by the
-    scoring steps it caused, then the result and the breakdown."""
+    scoring steps and public news it caused (`State.news`), then the result and the
+    breakdown."""
     names = seat_namer(record.seats)
     game = engine.get(record.game)
     view = view_for(game.name) if has_view(game.name) else None
@@ -102,7 +103,7 @@ def game_log(record: GameRecord) -> list[str]:
         who = "draw" if action.player == CHANCE else names(action.player)
         shown = view.public_text(state, action) if view is not None else action.text
         lines.append(f"#{n} {who}: {shown}")
-        lines += (f"    {step.sentence}" for step in state.score_steps(events, names))
+        lines += (f"    {sentence}" for sentence in state.news(events, names))
     return lines + result_lines(state, names)
 
 

@@ -55,7 +55,6 @@ from hw.schema import (
     Key,
     Section,
     Table,
-    Text,
     did_you_mean,
 )
 from hw.strip import Strip
@@ -65,6 +64,7 @@ from .args import SEED
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .journal import Journal, default_path
+from .names import NAME, name_problem
 from .peripherals import Peripherals
 from .table import TableApp, TableSeat
 from .views import view_for
@@ -98,7 +98,7 @@ APP = Table(
     ),
     Key(
         "names",
-        Table(rest=Text(longest=24, example="Anna"), rest_name="seat"),
+        Table(rest=NAME, rest_name="seat"),
         {},
         "the player's name at each seat, said in every sentence",
     ),
@@ -175,12 +175,17 @@ def parse(src: TomlSource) -> Config:
             )
     check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
     seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
-    for seat in settings.names:
+    earlier: dict[str, str] = {}
+    for seat, name in settings.names.items():
         if seat not in seat_names:
             raise src.error(
                 ("app", "names", seat),
                 f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
             )
+        why = name_problem(name, seat, earlier)
+        if why is not None:
+            raise src.error(("app", "names", seat), why)
+        earlier[seat] = name
     bridge = parse_bridge(src)
     if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned
@@ -390,8 +395,17 @@ class Appliance:
         """Make the main loop go round once (safe from a signal handler)."""
         self.events.put(WAKE)
 
+    @classmethod
+    def check(cls, config: Config) -> None:
+        """What start-up checks beyond the file, without opening any device: a layout per
+        game that fits the strip, a game the seats can play (ConfigError otherwise)."""
+        assert config.hw.strip is not None
+        layouts = cls._fitting(config, cls._layouts(config), config.hw.strip.count)
+        cls._seatable(config, list(layouts))
+
     def reload(self, config: Config) -> list[str]:
-        """Apply what can change while running (pipeline settings); list what needs a restart."""
+        """Apply what can change while running (pipeline settings, the players' names);
+        list what needs a restart."""
         hw, old = config.hw, self.config.hw
         p = hw.pipeline
         self.pipeline.set_brightness(p.brightness)
@@ -404,11 +418,16 @@ class Appliance:
             for name, a, b in (
                 ("[strip]", hw.strip, old.strip),
                 ("seats and buttons", hw.seats, old.seats),
-                ("[app]", config.app, self.config.app),
+                ("[app]", replace(config.app, names={}), replace(self.config.app, names={})),
             )
             if a != b
         ]
-        self.config = replace(self.config, hw=replace(old, pipeline=p))
+        self.app.names = dict(config.app.names)  # read afresh by every sentence
+        self.config = replace(
+            self.config,
+            hw=replace(old, pipeline=p),
+            app=replace(self.config.app, names=dict(config.app.names)),
+        )
         return restart
 
     def step(self, timeout: float | None) -> bool:

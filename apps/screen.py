@@ -13,16 +13,21 @@ are the element frame's, before the pipeline) and the physical spacing of the st
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import engine
 from engine.core import CHANCE, counted
+from engine.strada_romana.board import BUYABLE, HEADINGS, TO_PORTUS, TO_ROME
 
 from .views.base import OFF, Colour, ElementFrame
 
 if TYPE_CHECKING:
+    from engine.strada_romana import StradaRomanaObservation
+    from engine.strada_romana.observation import Holding
+
     from .table import TableApp
 
 WIDTH, HEIGHT = 80, 24
@@ -33,12 +38,17 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 Sheet = Callable[[ElementFrame, "TableApp"], list[str]]
 
 
-def paint(colour: Colour, text: str = DOT) -> str:
-    """`text` in an LED's colour; a dark LED is a grey dot."""
+def tint(colour: Colour, text: str) -> str:
+    """`text` in an LED's colour; grey while that LED is dark."""
     if colour == OFF:
-        return f"\x1b[90m{DARK}{RESET}"
+        return f"\x1b[90m{text}{RESET}"
     r, g, b = colour
     return f"\x1b[38;2;{r};{g};{b}m{text}{RESET}"
+
+
+def paint(colour: Colour, text: str = DOT) -> str:
+    """`text` in an LED's colour; a dark LED is a grey dot."""
+    return tint(OFF, DARK) if colour == OFF else tint(colour, text)
 
 
 def leds(frame: ElementFrame, name: str, count: int = 1) -> list[Colour]:
@@ -194,6 +204,171 @@ def florence_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
     return lines
 
 
+CELL = 5  # screen columns per road column: a square id, its market's cube, a space
+
+
+def strada_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
+    """The road as the board lays it out, Portus on the left and Rome on the right (see
+    `StradaDrawing`), then each seat's coins, VP and how many wagon tiles it holds (which
+    wagons they name is secret), and what the letters mean. All from the public table."""
+    from .views.strada_romana import _table
+
+    state = app.state
+    if state is None:
+        return []
+    obs = _table(state)
+    drawing = StradaDrawing(frame, obs)
+    return [*drawing.road(), seat_holdings(frame, app, obs.holdings), drawing.legend()]
+
+
+class StradaDrawing:
+    """Strada Romana's board in text: each column of squares (top, middle, bottom) with the
+    ids players type, a market's cube as its colour's letter beside its square, and under
+    each id what stands there: a wagon by its short name with its heading (`ba>` to Roma,
+    `<ba` to Portus) in the colour its LEDs have now, or the square's two LEDs, so a
+    wagon's reach lights on the drawn road while the wagon is chosen. Above and below the
+    road, each part's areas with their ware tiles; under it the start squares, the
+    arrival squares 1-4 and the turn's special move and steps."""
+
+    def __init__(self, frame: ElementFrame, obs: StradaRomanaObservation) -> None:
+        self.frame, self.obs, self.board = frame, obs, obs.board
+        self.wagons = short_names(self.board.wagons, 2)
+        self.cubes = short_names(self.board.colours, 1)
+        self.at: dict[str, list[str]] = {}  # square -> its wagons, one moving over another first
+        mover = obs.move.mover if obs.move is not None else None
+        for wagon in sorted(obs.wagons, key=lambda w: w.name != mover):
+            if wagon.square is not None:
+                self.at.setdefault(wagon.square, []).append(wagon.name)
+        self.heading = {w.name: w.heading for w in obs.wagons}
+
+    def standing(self, element: str, wagons: Sequence[str]) -> str:
+        """A square: its wagon (`+`: another under it) in its LEDs' brighter colour, or the
+        two LEDs as dots when no wagon stands there."""
+        lit = leds(self.frame, element, 2)
+        if not wagons:
+            return "".join(paint(c) for c in lit)
+        code = self.wagons[wagons[0]]
+        text = f"{code}>" if self.heading[wagons[0]] == HEADINGS[TO_ROME] else f"<{code}"
+        return tint(max(lit, key=sum), text) + "+" * (len(wagons) > 1)
+
+    def square(self, sq: int) -> str:
+        name = self.board.square_names[sq]
+        return self.standing(_strada("square", name), self.at.get(name, []))
+
+    def market(self, sq: int) -> str:
+        """The letter of the cube on the market beside `sq` ('·': empty; ' ': no market)."""
+        k = self.board.market_at[sq]
+        if k < 0:
+            return " "
+        cube = self.obs.markets[k].cube
+        colour = leds(self.frame, _strada("market", self.board.square_names[sq]))[0]
+        return tint(colour, self.cubes[cube]) if cube else paint(OFF)
+
+    def road(self) -> list[str]:
+        b = self.board
+        rows = max(len(column) for column in b.columns)
+        ids = [[" " * CELL] * len(b.columns) for _ in range(rows)]
+        held = [[" " * CELL] * len(b.columns) for _ in range(rows)]
+        for c, column in enumerate(b.columns):
+            for k, sq in enumerate(column):  # alone in its column: the middle row
+                row = (rows - 1) // 2 if len(column) == 1 else k * (rows - 1) // (len(column) - 1)
+                ids[row][c] = pad(b.square_names[sq] + self.market(sq), CELL)
+                held[row][c] = pad(self.square(sq), CELL)
+        lines = [self.areas("top")]
+        for row in range(rows):
+            lines += ["".join(ids[row]).rstrip(), "".join(held[row]).rstrip()]
+        return [
+            *lines,
+            self.areas("bottom"),
+            f"Portus {self.starts(TO_ROME)}  arrived {self.arrivals()}",
+            f"Roma   {self.starts(TO_PORTUS)}  {self.turn()}",
+        ]
+
+    def areas(self, side: str) -> str:
+        """The areas on one side of the road, each over the columns of its part."""
+        b = self.board
+        out = ""
+        for part in range(max(b.part) + 1):
+            width = sum(1 for column in b.columns if b.part[column[0]] == part) * CELL
+            words = [
+                f"area {a.name} {side}: "
+                + (tint(leds(self.frame, _strada("area", a.name))[0], a.ware) if a.ware else "none")
+                for i, a in enumerate(self.obs.areas)
+                if a.side == side and b.area_part[i] == part
+            ]
+            out += pad(", ".join(words), width)
+        return out.rstrip()
+
+    def starts(self, heading: int) -> str:
+        """The start squares of one end, top to bottom, with the wagons still on them."""
+        return " ".join(
+            f"{self.board.square_names[sq]} {pad(self.square(sq), 3)}"
+            for sq in self.board.start[heading]
+        )
+
+    def arrivals(self) -> str:
+        """The squares numbered 1-4 with the wagons in their order of arrival."""
+        arrived = {w.arrived: w.name for w in self.obs.wagons if w.arrived}
+        return " ".join(
+            f"{k} " + self.standing(_strada("arrival", k), [arrived[k]] if k in arrived else [])
+            for k in range(1, self.board.arrivals + 1)
+        )
+
+    def turn(self) -> str:
+        """The special move bought (and the cheaper ones it includes) and the steps taken."""
+        text = (
+            f"special {dots(self.frame, _strada('special'), len(BUYABLE))}"
+            f" steps {dots(self.frame, _strada('steps'), self.board.allowance(max(BUYABLE)))}"
+        )
+        move = self.obs.move
+        return text + (f" {move.special.word}" if move is not None and move.special else "")
+
+    def legend(self) -> str:
+        from .views.strada_romana import CUBE
+
+        return (
+            "cubes "
+            + " ".join(f"{tint(CUBE.get(c, OFF), self.cubes[c])} {c}" for c in self.board.colours)
+            + "  > to Roma, < to Portus"
+        )
+
+
+def _strada(kind: str, name: object = None) -> str:
+    """A Strada Romana board element: `strada_romana.square.121`, `strada_romana.steps`."""
+    return f"strada_romana.{kind}" + ("" if name is None else f".{name}")
+
+
+def short_names(names: Sequence[str], size: int) -> dict[str, str]:
+    """A code of `size` letters per name, each different: the name's first letters, else
+    its first letter(s) and a later one (brown beside blue: `o`), else its place."""
+    codes: dict[str, str] = {}
+    for i, name in enumerate(names):
+        head = name[: size - 1]
+        tried = [name[:size], *(head + ch for ch in name[size - 1 :])]
+        codes[name] = next(
+            (code for code in tried if len(code) == size and code not in codes.values()),
+            str(i + 1)[-size:].rjust(size),
+        )
+    return codes
+
+
+def seat_holdings(frame: ElementFrame, app: TableApp, holdings: Sequence[Holding]) -> str:
+    """Each playing seat's coins, victory points and count of wagon tiles, in words when
+    that fits a line, else as three numbers."""
+    seats = list(zip(app.players, holdings, strict=False))
+    status = {seat: dots(frame, f"seat.{seat}.status") for seat, _ in seats}
+    words = "  ".join(
+        f"{app.seat_label(seat)} {status[seat]} {counted(h.coins, 'coin')}, "
+        f"{h.victory_points} VP, {counted(h.wagon_tiles, 'wagon tile')}"
+        for seat, h in seats
+    )
+    if visible(words) < WIDTH:
+        return words
+    return "coins/VP/wagon tiles  " + "  ".join(
+        f"{seat}{status[seat]} {h.coins}/{h.victory_points}/{h.wagon_tiles}" for seat, h in seats
+    )
+
+
 def _queue_marks() -> dict[Colour, str]:
     from .views.florence import BLOCKER, PRIME_HINT
 
@@ -220,7 +395,11 @@ def generic_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
     return [fit(f"{label[:22]:<22} " + "".join(cells)) for label, cells in rows.items()]
 
 
-SHEETS: dict[str, Sheet] = {"strozzi": strozzi_sheet, "florence": florence_sheet}
+SHEETS: dict[str, Sheet] = {
+    "strozzi": strozzi_sheet,
+    "florence": florence_sheet,
+    "strada_romana": strada_sheet,
+}
 
 
 def app_layout(app: TableApp):  # type: ignore[no-untyped-def]
@@ -231,6 +410,11 @@ def app_layout(app: TableApp):  # type: ignore[no-untyped-def]
     if view is None:
         return None
     return Layout.load(view.layout_path())
+
+
+def wrapped(text: str) -> list[str]:
+    """A plain line in lines that fit the screen, broken between words and indented."""
+    return textwrap.wrap(text, WIDTH - 1, subsequent_indent="  ") or [""]
 
 
 def pad(text: str, width: int) -> str:
@@ -261,7 +445,7 @@ class Screen:
         the board is being set up, sentences go to the checklist."""
         if app is not None:
             for seat, menu in app.menus.items():
-                if text == f"Seat {seat}: {menu.path()}":
+                if text == app.cursor_line(seat, menu):
                     return
             if re.match(r"#\d+ draw: ", text) and self.log and not self.log[-1].startswith("#"):
                 return
@@ -304,7 +488,8 @@ class Screen:
         ]
 
     def status(self, app: TableApp) -> list[str]:
-        """Two lines: where the game is and whose turn; the menu at that seat."""
+        """Where the game is and whose turn; the menu at that seat, every choice of it
+        (ten wagons take two lines)."""
         title = engine.get(app.game_name).title if app.game_name else "Tavola"
         state = app.state
         head = [title]
@@ -346,7 +531,7 @@ class Screen:
             )
             path = " ".join(menu.prefix)
             menu_line = f"{app.seat_label(seat)}: {path + ' > ' if path else ''}{words}"
-        return [" | ".join(head), menu_line]
+        return [" | ".join(head), *wrapped(menu_line)]
 
     def lines(self, app: TableApp, now: float) -> list[str]:
         """The whole screen, HEIGHT lines of at most WIDTH columns."""

@@ -3,7 +3,8 @@
 The screen (apps/screen.py) is what a person at the table would read: the board drawn
 as a board in the colours its LEDs show, whose turn it is, the menu of the seat to act
 with its cursor, a log of sentences that scrolls back, the setup checklist. It fits
-80x24. Keys stand in for the seat buttons; Shift + key is a long press.
+80x24. Keys stand in for the seat buttons; Shift + key is a long press. Before a new
+game, the players' names are typed at seating (unless --names gives them).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import tempfile
 import termios
 import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import engine
 from hw.events import InputEvent
@@ -26,10 +29,12 @@ from hw.tomlsource import ConfigError
 from .. import args as types
 from .. import runtime
 from ..journal import JournalError, default_path
-from ..screen import SEAT_KEYS, Screen, render
+from ..names import NAME, name_problem
+from ..screen import HEIGHT, RESET, SEAT_KEYS, Screen, fit, render
 from ..sim import demo_config
 from .engine_cmds import option_args, parse_options
 
+T = TypeVar("T")
 BUTTONS = ("previous", "select", "next")
 TABLE_KEYS = {"u": "undo", "m": "menu"}
 SCROLL_KEYS = {"[": 1, "]": -1, "\x1b[5~": 5, "\x1b[6~": -5}  # also Page Up / Page Down
@@ -90,6 +95,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if len(names) > seats:
         return types.fail("sim", f"--names: {len(names)} names for {seats} seats")
+    for s, name in enumerate(names):
+        why = name and name_problem(name, str(s + 1), dict(_numbered(names[:s])))
+        if why:
+            return types.fail("sim", f"--names: seat {s + 1}: {why}")
     screen = Screen(seats)
     holder: list[runtime.Appliance] = []
 
@@ -114,9 +123,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
         except (ConfigError, JournalError) as exc:
             return types.fail("sim", exc)
         holder.append(table)
-        keys = key_map(seats)
-        fd = sys.stdin.fileno()
+        fd = sys.stdin.fileno()  # only once the table is built: a wrong --db is said first
         interactive = os.isatty(fd)
+        if args.names is None and interactive and table.journal.unfinished() is None:
+            asked = _with_cbreak(fd, lambda: ask_names(fd, game.title, seats))
+            if asked is None:  # Ctrl-C or Ctrl-D while naming: nothing was played
+                table.close()
+                return 0
+            table.app.names.update(_numbered(asked))
+        keys = key_map(seats)
         saved = termios.tcgetattr(fd) if interactive else None
         try:
             if interactive:
@@ -160,6 +175,70 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def _numbered(names: list[str]) -> list[tuple[str, str]]:
+    """(seat, name) for each named seat, seat 1 first."""
+    return [(str(s + 1), n) for s, n in enumerate(names) if n]
+
+
+def _with_cbreak(fd: int, run: Callable[[], T]) -> T:
+    """`run()` with the terminal reading key by key, the terminal given back after."""
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)
+        return run()
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def naming_lines(title: str, names: list[str], typed: str, problem: str | None) -> list[str]:
+    """The seating screen: each seat with its name so far, the one being typed, the keys."""
+    seat = len(names) + 1
+    lines = [f"\x1b[1m{title} | seating: the players' names{RESET}", ""]
+    for s, name in enumerate(names, start=1):
+        lines.append(f"  seat {s}: {name or '(no name: seat ' + str(s) + ')'}")
+    lines += [
+        f"> seat {seat}: {typed}_",
+        "",
+        f"Type seat {seat}'s name and press Enter; Enter alone keeps 'seat {seat}'.",
+        "Backspace deletes; Esc keeps the seat numbers for the rest; Ctrl-C quits.",
+        "The names are said in every sentence of the game.",
+    ]
+    if problem:
+        lines += ["", f"Not taken: {problem}. Type another name."]
+    return [*lines, *[""] * (HEIGHT - len(lines))][:HEIGHT]
+
+
+def ask_names(fd: int, title: str, seats: int) -> list[str] | None:
+    """The players' names typed at seating, seat 1 first ('' keeps 'seat N'); None when
+    the player quit (Ctrl-C, Ctrl-D). Each name is checked as the config's are."""
+    names: list[str] = []
+    typed, problem = "", None
+    sys.stdout.write("\x1b[?25l\x1b[2J")
+    while len(names) < seats:
+        sys.stdout.write(render([fit(line) for line in naming_lines(title, names, typed, problem)]))
+        sys.stdout.flush()
+        chunk = os.read(fd, 64).decode(errors="ignore")  # blocks until a key: no polling
+        if not chunk or "\x03" in chunk or "\x04" in chunk:
+            return None
+        for key in tokens(chunk):
+            if len(names) == seats:
+                break
+            if key in ("\r", "\n"):
+                seat = str(len(names) + 1)
+                name = typed.strip()
+                problem = name and name_problem(name, seat, dict(_numbered(names)))
+                if not problem:
+                    names.append(name)
+                    typed, problem = "", None
+            elif key == "\x1b":
+                names += [""] * (seats - len(names))
+            elif key in ("\x7f", "\x08"):
+                typed = typed[:-1]
+            elif len(key) == 1 and key.isprintable() and len(typed) < NAME.longest:
+                typed += key
+    return names
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sim",
@@ -197,7 +276,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--names",
         metavar="ANNA,BEN,...",
-        help="the players' names, seat 1 first: said in every sentence",
+        help="the players' names, seat 1 first: said in every sentence (without it, sim "
+        "asks for them at seating; --names '' plays with seat numbers)",
     )
     option_args(p)
     p.set_defaults(func=cmd_sim)

@@ -159,6 +159,10 @@ class TableApp:
         name = self.names.get(seat)
         return name if name else f"{'Seat' if capital else 'seat'} {seat}"
 
+    def cursor_line(self, seat: str, menu: Menu) -> str:
+        """Where a seat's cursor is, as the terminal says it: 'Anna: flag > [pirate]'."""
+        return f"{self.seat_label(seat, capital=True)}: {menu.path()}"
+
     def flash(self, seat: str, why: str) -> None:
         self.errors[seat] = self.clock() + ERROR_SECONDS
         self.say(f"{self.seat_label(seat, capital=True)}: {why}")
@@ -330,7 +334,7 @@ class TableApp:
             text = str(exc)
             self.flash_all(f"{text[:1].upper()}{text[1:]}.")
             return
-        self.say(session.view.describe_chance(state, action))
+        self.say(session.view.describe_chance(state, action, session.name))
         session.confirm(action)
 
     def confirm(self, action: Action) -> list[Event]:

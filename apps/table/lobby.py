@@ -23,6 +23,15 @@ if TYPE_CHECKING:
     from .app import TableApp
 
 
+def _seat_entry(table: TableApp, seat: str, colour: Colour) -> dict[str, Any]:
+    """A player's seat as the journal records it: the seat, its colour and, when the
+    table knows one, the player's name, so `tavola history` says it as the table did."""
+    entry: dict[str, Any] = {"seat": seat, "colour": list(colour)}
+    if table.names.get(seat):
+        entry["name"] = table.names[seat]
+    return entry
+
+
 @dataclass
 class Seating:
     """Who joined, in joining order, with their colours."""
@@ -156,7 +165,7 @@ class Lobby:
                 state.players,
                 seed,
                 dict(state.options),
-                [{"seat": s, "colour": list(c)} for s, c in zip(players, colours, strict=True)],
+                [_seat_entry(table, s, c) for s, c in zip(players, colours, strict=True)],
                 state.data.digest,
             )
         except JournalUnavailable as exc:

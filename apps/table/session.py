@@ -101,7 +101,9 @@ class Session:
         seats = [str(s["seat"]) for s in record.seats]
 
         def names(player: int) -> str:
-            return f"seat {seats[player]}" if 0 <= player < len(seats) else seat_name(player)
+            return (
+                table.seat_label(seats[player]) if 0 <= player < len(seats) else seat_name(player)
+            )
 
         locks: list[tuple[int, str]] = []
         for player, text in record.actions:
@@ -145,7 +147,12 @@ class Session:
     def public_line(self, action: Action) -> str:
         """`#N seat S: text`, the acknowledgement of the state's last action."""
         who = "draw" if action.player == CHANCE else self.name(action.player)
-        return f"#{len(self.state.history)} {who}: {self.view.public_text(self.state, action)}"
+        return f"#{len(self.state.history)} {who}: {self.shown(action)}"
+
+    def shown(self, action: Action) -> str:
+        """The state's last action as the whole table may read it: a wagon tile entered as
+        it is taken stays face down in every sentence, undo's included."""
+        return self.view.public_text(self.state, action)
 
     # --- whose buttons act --------------------------------------------------------
     def waiting_seat(self, seen: State | None = None) -> str | None:
@@ -238,7 +245,7 @@ class Session:
             if action is not None:
                 self.confirm(action)
                 return
-        table.say(f"Seat {seat}: {menu.path()}")
+        table.say(table.cursor_line(seat, menu))
 
     def release(self, seat: str, command: str) -> None:
         """A press while a draw is held: the table draws now (the action before it can no
@@ -250,7 +257,7 @@ class Session:
             menu = self.menus.get(seat)
             if menu is not None and self.waiting_seat() == seat:
                 menu.next() if command == "next" else menu.previous()
-                self.table.say(f"Seat {seat}: {menu.path()}")
+                self.table.say(self.table.cursor_line(seat, menu))
 
     def on_scoring(self, seat: str, command: str) -> None:
         if command == "select":
@@ -306,8 +313,8 @@ class Session:
         table.changed()
         if table.mode == "idle":
             return
-        for step in state.score_steps(events, self.name):
-            table.say(step.sentence)  # each scoring step as it happens, in words
+        for sentence in state.news(events, self.name):
+            table.say(sentence)  # each scoring step and public news as it happens, in words
         if state.is_over():
             if self.view.is_scoring(events):
                 self.show_scoring(events)
@@ -328,7 +335,7 @@ class Session:
                 self.held = True
                 table.say(
                     f"Undo takes back {self.name(history[-1].player)}'s "
-                    f"'{history[-1].text}'; any button goes on."
+                    f"'{self.shown(history[-1])}'; any button goes on."
                 )
                 return
             self.auto_draw()
@@ -346,7 +353,7 @@ class Session:
         if seat is None or state.current_player() == CHANCE:
             return  # a card to enter: no candidate card is previewed before it is drawn
         menu = self.menu_for(seat)
-        table.say(f"Seat {seat}: {menu.path()}")
+        table.say(table.cursor_line(seat, menu))
 
     def auto_draw(self) -> None:
         table, state = self.table, self.state
@@ -356,7 +363,7 @@ class Session:
             and table.chance.automatic
         ):
             action = table.chance.draw(state)
-            table.say(self.view.describe_chance(state, action))
+            table.say(self.view.describe_chance(state, action, self.name))
             self.confirm(action)
 
     def show_scoring(self, events: list[Event]) -> None:
@@ -414,7 +421,7 @@ class Session:
             return
         last = state.history[-1]
         if len(state.history) <= self.locked:
-            table.say(f"'{last.text}' cannot be undone: {self.why_locked}.")
+            table.say(f"'{self.shown(last)}' cannot be undone: {self.why_locked}.")
             table.flash_seats(self.players)
             return
         try:
@@ -422,9 +429,10 @@ class Session:
         except JournalUnavailable as exc:
             table.journal_refused(str(exc), "nothing was undone")
             return
+        shown = self.shown(last)
         self.held = False
         self.state = self.replayed(state.history[:-1])
-        table.say(f"Undone: {self.name(last.player)}'s '{last.text}'.")
+        table.say(f"Undone: {self.name(last.player)}'s '{shown}'.")
         self.after_change([])
 
     def replayed(self, actions: Sequence[Action]) -> State:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from engine.core import Action, Event, State
+from engine.core import Action, Event, SeatNamer, State, seat_name
 
 Colour = tuple[int, int, int]
 ElementFrame = dict[str, Colour | list[Colour]]
@@ -79,8 +79,9 @@ class View:
         that wagon). Never light a secret: this is the whole table's board."""
         return {}
 
-    def describe_chance(self, state: State, action: Action) -> str:
-        """A sentence for the terminal when the app draws for the table."""
+    def describe_chance(self, state: State, action: Action, names: SeatNamer = seat_name) -> str:
+        """A sentence for the terminal when the app draws for the table; a player in it is
+        named by `names`, the table's seat names."""
         return f"Drawn: {action.text}"
 
     def public_text(self, state: State, action: Action) -> str:

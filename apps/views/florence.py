@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.core import Action, Event, State
+from engine.core import Action, Event, SeatNamer, State, capital, seat_name
 from engine.florence import FlorenceObservation, Location
 from engine.florence.society import parse_piece
 from engine.florence.tables import Tables
@@ -290,8 +290,9 @@ class FlorenceView(View):
         return not _table(state).boards[player].passed
 
     # --- draws -------------------------------------------------------------------------
-    def describe_chance(self, state: State, action: Action) -> str:
-        """What came up; a scandal card drawn into a hand is never named."""
+    def describe_chance(self, state: State, action: Action, names: SeatNamer = seat_name) -> str:
+        """What came up; a scandal card drawn into a hand is never named. Players are
+        named by `names`, the table's seat names."""
         obs = _table(state)
         t = obs.tables
         words = action.text.split()
@@ -303,19 +304,19 @@ class FlorenceView(View):
         if verb == "token":
             return self._token_text(obs, words)
         if verb == "first":
-            return f"The 1st player marker goes to player {words[1]}."
+            return f"The 1st player marker goes to {names(int(words[1]) - 1)}."
         if verb == "draw":
-            seat = obs.pending[0] + 1 if obs.pending else "?"
+            who = capital(names(obs.pending[0])) if obs.pending else "A player"
             noble = words[1]
             return (
-                f"Player {seat} draws a scandal card from {noble.capitalize()}'s deck "
+                f"{who} draws a scandal card from {noble.capitalize()}'s deck "
                 f"({DECKS.get(noble, noble)}); it stays secret."
             )
         if verb == "scheme":
             locs = ", ".join(
                 t.loc_names[loc] for loc in sorted(t.scheme_locs[t.schemes.index(words[1])])
             )
-            who = self._revealer(obs)
+            who = self._revealer(obs, names)
             return f"{who} reveals the scheme {_title(words[1])}: locations {locs}."
         return f"Drawn: {action.text}"
 
@@ -330,12 +331,12 @@ class FlorenceView(View):
         return f"Time token {words[2]} for round {rnd}."
 
     @staticmethod
-    def _revealer(obs: FlorenceObservation) -> str:
+    def _revealer(obs: FlorenceObservation, names: SeatNamer) -> str:
         """Who reveals the scheme now: a player, or (harder solo) Strozzi."""
         seat = obs.scheme_seat
         if seat is not None and seat == obs.automa:
             return "Strozzi"
-        return f"Player {(seat if seat is not None else -1) + 1}"
+        return capital(names(seat)) if seat is not None else "A player"
 
     def public_text(self, state: State, action: Action) -> str:
         """A scandal card drawn into a hand is logged without its name."""

@@ -13,7 +13,7 @@ the end's observation.
 
 from __future__ import annotations
 
-from engine.core import Action, State
+from engine.core import Action, SeatNamer, State, seat_name
 from engine.strada_romana import (
     SpecialMove,
     StradaRomanaEndObservation,
@@ -145,8 +145,9 @@ class StradaRomanaView(View):
         return {} if where is None else {where: [WHITE, WHITE]}
 
     # --- draws -----------------------------------------------------------------------
-    def describe_chance(self, state: State, action: Action) -> str:
-        """What the draw puts where."""
+    def describe_chance(self, state: State, action: Action, names: SeatNamer = seat_name) -> str:
+        """What the draw puts where, or who starts (the starting coins follow as the
+        game's news)."""
         obs = _table(state)
         b = obs.board
         words = action.words
@@ -164,9 +165,8 @@ class StradaRomanaView(View):
         if verb == "remove":
             return f"One wagon tile goes back into the box, unseen; {b.deck} stay in the deck."
         if verb == "start":
-            coins = ", ".join(str(c) for c in b.starting_coins[: obs.players])
-            return f"Player {words[2]} starts; starting coins go {coins} clockwise."
-        return super().describe_chance(state, action)
+            return f"Drawn at random: {names(int(words[2]) - 1)} is the starting player."
+        return super().describe_chance(state, action, names)
 
     def public_text(self, state: State, action: Action) -> str:
         """A wagon tile entered as it is taken is logged without its wagon until the end

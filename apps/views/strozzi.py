@@ -6,7 +6,7 @@ field for money: the secret cannot reach the board.
 
 from __future__ import annotations
 
-from engine.core import Action, Event, State, counted
+from engine.core import Action, Event, SeatNamer, State, counted, seat_name
 from engine.strozzi import StrozziObservation
 
 from .base import OFF, Colour, ElementFrame, View, ViewContext, dim
@@ -55,7 +55,7 @@ class StrozziView(View):
         keep = ("strozzi.track.", "strozzi.token.", "seat.")
         return {k: v for k, v in frame.items() if k.startswith(keep)}
 
-    def describe_chance(self, state: State, action: Action) -> str:
+    def describe_chance(self, state: State, action: Action, names: SeatNamer = seat_name) -> str:
         verb, _, arg = action.text.partition(" ")
         if verb == "draw":
             rules = _table(state).rules

@@ -74,20 +74,25 @@ def replayed(state: State) -> Iterator[tuple[Action, list[Event]]]:
 
 
 def breakdown(state: State) -> Breakdown:
-    """The scoring steps of the whole game so far, added up per seat and kind."""
+    """The scoring steps of the whole game so far, added up per seat and kind; in a game
+    not over, with the points its position already counts (`State.standing_steps`)."""
     kinds: dict[str, None] = {}
     points: dict[int, dict[str, int]] = {}
-    for _, events in replayed(state):
-        for step in state.score_steps(events):
-            kinds.setdefault(step.kind)
-            mine = points.setdefault(step.player, {})
-            mine[step.kind] = mine.get(step.kind, 0) + step.points
+    every = [step for _, events in replayed(state) for step in state.score_steps(events)]
+    if not state.is_over():
+        every += state.standing_steps()
+    for step in every:
+        kinds.setdefault(step.kind)
+        mine = points.setdefault(step.player, {})
+        mine[step.kind] = mine.get(step.kind, 0) + step.points
     return Breakdown(tuple(kinds), points)
 
 
 def points_text(scores: list[int]) -> str:
-    """Scores best first, as a result is read out: '245-43'."""
-    return "-".join(str(v) for v in sorted(scores, reverse=True))
+    """Scores best first, as a result is read out: '245-43'; '3, -2, -9' when a score is
+    below zero (Strada Romana's), which a dash would make a double minus."""
+    sep = ", " if min(scores, default=0) < 0 else "-"
+    return sep.join(str(v) for v in sorted(scores, reverse=True))
 
 
 def joined(names: list[str]) -> str:

@@ -319,6 +319,18 @@ class State(ABC):
         scoring events to explain gives none."""
         return []
 
+    def standing_steps(self, names: SeatNamer = seat_name) -> list[ScoreStep]:
+        """Points `scores()` counts in a game not over that no event has scored yet
+        (Strada Romana's contracts, counted from what each seat holds until the Score);
+        none for a game whose every point is an event."""
+        return []
+
+    def news(self, events: Sequence[Event], names: SeatNamer = seat_name) -> list[str]:
+        """Every sentence the table says about `events`, in their order: the scoring
+        steps, and a game's public news that is not points (Strada Romana's coins paid).
+        By default the steps alone."""
+        return [step.sentence for step in self.score_steps(events, names)]
+
     def standings(self) -> list[tuple[int, int]]:
         """(seat, score) for every seat at the board; a solo game adds its automa's."""
         return list(enumerate(self.scores()))

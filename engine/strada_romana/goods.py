@@ -163,7 +163,7 @@ class TakingWareTiles(Rule["StradaRomanaState"]):
                 },
             )
         )
-        if payouts.PASS.gain(state, seat, coins, events):
+        if payouts.PASS.gain(state, seat, coins, b.colours[colour], events):
             return  # the last victory point went out: the game has ended
         _to_refill(state, "ware", a, state.bag_tiles, events)
 

@@ -55,17 +55,20 @@ class Pass(Rule["StradaRomanaState"]):
     def apply(self, state: StradaRomanaState, verb: str, arg: str, events: list[Event]) -> None:
         seat = state.seat
         events.append(Event("passed", {"player": seat}))
-        if not self.gain(state, seat, state.board.pass_coins, events):
+        if not self.gain(state, seat, state.board.pass_coins, "pass", events):
             movement.PLAYING.end_turn(state, events)
 
     def refuse(self, state: StradaRomanaState, verb: str, arg: str) -> str | None:
         return "'pass' takes no more words." if arg else None
 
     @staticmethod
-    def gain(state: StradaRomanaState, seat: int, coins: int, events: list[Event]) -> bool:
+    def gain(
+        state: StradaRomanaState, seat: int, coins: int, source: str, events: list[Event]
+    ) -> bool:
         """Coins for `seat`, every 5 changed into a victory point while any are left; the
         whole payout is taken, as far as the 20 coins go (ruling 17). True when that gave
-        out the last victory point: the game has ended."""
+        out the last victory point: the game has ended. `source` (the pass, a ware tile's
+        colour) goes into each victory point's event, so its sentence can say why."""
         b = state.board
         supply = b.coins_total - sum(state.coins)
         given = False
@@ -80,7 +83,12 @@ class Pass(Rule["StradaRomanaState"]):
                 supply += b.coins_per_vp
                 state.vp[seat] += 1
                 given = True
-                events.append(Event("victory_point", {"player": seat, "vp": state.vp[seat]}))
+                events.append(
+                    Event(
+                        "victory_point",
+                        {"player": seat, "vp": state.vp[seat], "for": source},
+                    )
+                )
         if given and sum(state.vp) >= b.vp_tokens:
             scoring.GAME_END.end(state, "victory points", events)
             return True

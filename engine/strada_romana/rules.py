@@ -12,7 +12,7 @@ refusal of the actions it governs, in the module of its chapter:
 - payouts.py: Contracts, c) Pass (coins changed into victory points)
 - special_moves.py: Special Moves, Traffic Jam
 - wagon_tiles.py: b) Choose a "Wagon Tile", Wagon Tiles
-- scoring.py: Game End, Score
+- scoring.py: Game End, Score (score_words.py says each scoring step and the tie-break)
 
 This module binds them into `RULEBOOK` in the rulebook's order (docs/rules-index.md lists
 them) and holds the state, the facade the rest of Tavola uses; flow.py has the phases,
@@ -42,13 +42,14 @@ from engine.core import (
     Observation,
     Option,
     Rulebook,
+    ScoreStep,
     SeatNamer,
     State,
     Stored,
     seat_name,
 )
 
-from . import record
+from . import record, score_words
 from .board import (
     ARRIVED,
     TO_ROME,
@@ -225,6 +226,19 @@ class StradaRomanaState(State):
 
     def winner(self) -> list[int]:
         return SCORE.winner(self)
+
+    # --- scores in words (score_words.py) ---------------------------------------------------
+    def score_steps(self, events: Sequence[Event], names: SeatNamer = seat_name) -> list[ScoreStep]:
+        return score_words.steps(self, events, names)
+
+    def standing_steps(self, names: SeatNamer = seat_name) -> list[ScoreStep]:
+        return [] if self.is_over() else score_words.standing(self, names)
+
+    def news(self, events: Sequence[Event], names: SeatNamer = seat_name) -> list[str]:
+        return score_words.news(self, events, names)
+
+    def tiebreak(self, names: SeatNamer = seat_name) -> str | None:
+        return score_words.tiebreak(self, names) if self.is_over() else None
 
     def contract_points(self, seat: int) -> int:
         return SCORE.contract_points(self, seat)

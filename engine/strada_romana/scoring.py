@@ -62,6 +62,20 @@ class Score(Rule["StradaRomanaState"]):
         colours = sum(1 for k in contracts if k)
         return colours * max(contracts) + loose * state.board.points_loose
 
+    def contracts_scored(self, state: StradaRomanaState, seat: int) -> Event:
+        """A seat's contracts as the Score counts them: per colour, and the loose items."""
+        b = state.board
+        contracts, loose = payouts.CONTRACTS.count(state, seat)
+        return Event(
+            "contracts_scored",
+            {
+                "player": seat,
+                "contracts": {b.colours[c]: k for c, k in enumerate(contracts) if k},
+                "loose": loose,
+                "points": self.contract_points(state, seat),
+            },
+        )
+
     def total(self, state: StradaRomanaState) -> list[int]:
         """Total Score: 'Victory Points + Wagon Points + Total contract Points = FINAL
         SCORE'. Wagon tiles count only once revealed at the end (ruling 20)."""
@@ -80,7 +94,12 @@ class Score(Rule["StradaRomanaState"]):
         return [s for s in range(state.players) if keys[s] == best]
 
     def final(self, state: StradaRomanaState, events: list[Event]) -> None:
+        """The Score, once every wagon tile is named: each tile and each seat's contracts
+        as an event of its own (what score_words says), then the result."""
         FLOW.fire(state, "scored")
+        for seat in range(state.players):  # in the Total Score's order: tiles, contracts
+            events += wagon_tiles.WAGON_TILES.scored(state, seat)
+        events += (self.contracts_scored(state, seat) for seat in range(state.players))
         events.append(
             Event("game_over", {"scores": self.total(state), "winner": self.winner(state)})
         )

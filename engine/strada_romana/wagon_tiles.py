@@ -144,6 +144,25 @@ class WagonTiles(Rule["StradaRomanaState"]):
             if w != UNKNOWN
         )
 
+    @staticmethod
+    def scored(state: StradaRomanaState, seat: int) -> list[Event]:
+        """One event per tile `seat` holds, at the Score: its wagon, and whether it arrived."""
+        b = state.board
+        arrived = set(state.arrived)
+        return [
+            Event(
+                "wagon_tile_scored",
+                {
+                    "player": seat,
+                    "wagon": b.wagons[w],
+                    "arrived": w in arrived,
+                    "points": b.points_arrived if w in arrived else b.points_not_arrived,
+                },
+            )
+            for w in state.wagon_tiles[seat]
+            if w != UNKNOWN
+        ]
+
     def prompt(self, state: StradaRomanaState) -> str:
         seat, k = self.unrevealed(state)
         return f"Game end: {state.who(seat)} reveals wagon tile {k + 1}: enter its wagon."

@@ -23,14 +23,19 @@ def make_table(tmp_path: Path) -> Iterator:
         chance: str = "app",
         one_button: int = 0,
         db: Path | None = None,
+        game: str = "strozzi",
+        options: dict[str, object] | None = None,
+        names: tuple[str, ...] = (),
     ) -> tuple[Appliance, ManualClock, ButtonBot]:
         config = demo_config(
-            "strozzi",
+            game,
             players,
             journal=db or tmp_path / "journal.db",
             seed=seed,
             chance=chance,
             one_button=one_button,
+            options=options,
+            names=names,
         )
         clock = ManualClock()
         table = Appliance(config, clock=clock, button_thread=False, say=said.append)
@@ -40,6 +45,7 @@ def make_table(tmp_path: Path) -> Iterator:
         return table, clock, ButtonBot(table, clock, seed)
 
     make.said = said  # type: ignore[attr-defined]
+    make.journal = tmp_path / "journal.db"  # type: ignore[attr-defined]
     yield make
     for table in tables:
         table.close()

@@ -495,6 +495,11 @@ def test_the_file_refuses_an_unknown_table_and_a_misspelt_key_with_did_you_mean(
         ({"seed": -1}, r"app\.seed: -1 is out of range: must be a whole number 0 to"),
         ({"game": "strozzi", "seats": 2}, r"seats: Strozzi needs at least 3 players; 2 seat"),
         ({"layouts": {"strozi": "/x.toml"}}, r"did you mean 'strozzi'\?"),
+        # a name is said in every sentence: it must read as one person at this table
+        ({"names": {"1": "Anna", "2": "anna"}}, r":\d+: app\.names\.2: 'Anna' is seat 1's name"),
+        ({"names": {"1": "seat 2"}}, r"app\.names\.1: 'seat 2' would be mistaken for seat 2"),
+        ({"names": {"1": "A" * 25}}, r"app\.names\.1: must be a string .*at most 24 characters"),
+        ({"names": {"1": "Anna", "2": "Ben"}, "seed": 1}, None),
     ],
 )
 def test_app_settings_are_checked_against_what_the_games_declare(

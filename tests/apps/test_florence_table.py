@@ -291,12 +291,12 @@ def test_describe_chance_names_each_draw_but_never_a_secret_card() -> None:
     assert any(s.startswith("Cosimo's carriage starts on location") for s in said)
     assert any("for round 1: Cosimo's destination." in s for s in said)
     assert any(s.startswith("Time token") and "for round 2." in s for s in said)
-    assert said[-1].startswith("The 1st player marker goes to player")
+    assert said[-1].startswith("The 1st player marker goes to seat ")
     state = gameplay_example()
     state.apply("pass")
     draw = Action(CHANCE, "draw cosimo journey")
     text = VIEW.describe_chance(state, draw)
-    assert "Player 2" in text and "Cosimo" in text and "journey" not in text
+    assert "Seat 2 draws" in text and "Cosimo" in text and "journey" not in text
     assert "journey" not in VIEW.public_text(state, draw)
     tile = Action(CHANCE, "tile 3 life-of-the-party")
     assert "Life of the Party" in VIEW.describe_chance(state, tile)
@@ -310,7 +310,7 @@ def test_scheme_reveals_are_described_and_asked_at_their_seat() -> None:
         state.apply(legal[rng.randrange(len(legal))])
     assert VIEW.chance_actor(state) == 0
     text = VIEW.describe_chance(state, Action(CHANCE, "scheme corners"))
-    assert text == "Player 1 reveals the scheme Corners: locations 1, 3, 7, 9."
+    assert text == "Seat 1 reveals the scheme Corners: locations 1, 3, 7, 9."
     state.apply("scheme corners")
     assert VIEW.chance_actor(state) == 1
 

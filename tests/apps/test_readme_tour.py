@@ -108,6 +108,7 @@ def test_every_line_of_the_tour_runs_as_written(checkout: Path) -> None:
         elif command == "sim":
             term = in_pty(checkout, line)
             try:
+                term.skip_names()  # Esc at the names: the seats keep their numbers
                 screen = term.wait_for("joined: nobody yet")
                 assert screen.startswith("Strozzi | seating")
                 term.keys("wsxt")  # four seats join, as --seats 4 offers

@@ -58,6 +58,8 @@ def test_sim_draws_the_board_and_keys_play(tmp_path: Path) -> None:
         "sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "sim.db")
     )
     try:
+        term.read_until("the players' names")
+        term.keys("\x1b")  # Esc: the seats keep their numbers
         screen = term.read_until("keys (previous select next")
         assert "Venice" in screen and "(pirate, +1, goods)" in screen
         term.keys("wsx")  # seats 1, 2, 3 press select: they join

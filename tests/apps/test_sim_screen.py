@@ -18,9 +18,14 @@ from pathlib import Path
 
 import pyte
 
+import engine
+from apps.runtime import Appliance
+from apps.screen import SEAT_KEYS
+from apps.sim import ButtonBot, ManualClock, demo_config
 from tests.support import TAVOLA
 
 COLS, ROWS = 80, 24
+FRAME_START, FRAME_END = b"\x1b[H", b"\x1b[J"  # how apps.screen.render opens and ends a screen
 
 
 class Tty:
@@ -47,29 +52,47 @@ class Tty:
         os.close(slave)
         self.screen = pyte.Screen(COLS, ROWS)
         self.stream = pyte.ByteStream(self.screen)
+        self.drawing = False  # the last bytes read end inside a screen being drawn
+        self._tail = b""
 
     def pump(self, seconds: float = 0.1) -> None:
         ready, _, _ = select.select([self.master], [], [], seconds)
         if ready:
             with contextlib.suppress(OSError):
-                self.stream.feed(os.read(self.master, 65536))
+                data = os.read(self.master, 65536)
+                self.stream.feed(data)
+                self._track(data)
+
+    def _track(self, data: bytes) -> None:
+        """`sim` writes each screen whole (home ... clear to the end), but the pseudo-terminal
+        may hand it over in pieces: a screen read half-way mixes new lines and old ones."""
+        seen = self._tail + data
+        start, end = seen.rfind(FRAME_START), seen.rfind(FRAME_END)
+        if start != end:
+            self.drawing = start > end
+        self._tail = seen[-2:]
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
 
     def wait_for(self, text: str, limit: float = 30.0) -> str:
-        """The screen once `text` is on it (the limit only stops a hung test)."""
+        """The screen, drawn whole, once `text` is on it (the limit only stops a hung test)."""
         end = time.monotonic() + limit
-        while text not in self.text() and time.monotonic() < end:
+        while (text not in self.text() or self.drawing) and time.monotonic() < end:
             self.pump()
         screen = self.text()
         assert text in screen, f"{text!r} never appeared; the screen:\n{screen}"
         return screen
 
+    def skip_names(self) -> None:
+        """At `sim`'s seating screen, Esc: the seats keep their numbers."""
+        self.wait_for("seating: the players' names")
+        self.keys("\x1b")
+
     def settle(self) -> str:
         """The screen once nothing more is written for a moment."""
         before = None
-        while before != self.text():
+        while before != self.text() or self.drawing:
             before = self.text()
             self.pump(0.3)
         return self.text()
@@ -103,6 +126,7 @@ def fits(screen: Tty) -> None:
 def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: Path) -> None:
     term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
+        term.skip_names()
         screen = term.wait_for("joined: nobody yet")
         assert "Strozzi" in screen and "seating" in screen
         term.keys("wsx")  # seats 1, 2, 3 press select: they join
@@ -145,6 +169,7 @@ def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: 
 def test_sim_log_scrolls_back_and_a_draw_is_said_once(tmp_path: Path) -> None:
     term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
+        term.skip_names()
         term.wait_for("joined: nobody yet")
         term.keys("wsxm")
         term.wait_for("setup, in order")
@@ -171,6 +196,7 @@ def test_sim_log_scrolls_back_and_a_draw_is_said_once(tmp_path: Path) -> None:
 def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Path) -> None:
     term = Tty("sim", "florence", "--seats", "2", "--seed", "2", "--db", str(tmp_path / "f.db"))
     try:
+        term.skip_names()
         term.wait_for("joined: nobody yet")
         term.keys("ws")
         term.wait_for("joined: 1, 2")
@@ -193,7 +219,8 @@ def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Pat
         assert term.line_with("escorts").startswith("escorts 1-2")
         fits(term)
         term.keys("w")  # laid out: play starts, the checklist joins the log
-        screen = term.wait_for("to act")
+        term.wait_for("to act")
+        screen = term.settle()  # the whole frame: "to act" can show before the rest is drawn
         assert "setup, in order" not in screen
         assert re.match(
             r"Florence \| seat (1 \(blue\)|2 \(orange\)) to act", screen.splitlines()[0]
@@ -317,3 +344,334 @@ def test_sim_says_the_players_names(tmp_path: Path) -> None:
         assert "Ben: it is Anna's turn." in term.wait_for("Ben: it is")
     finally:
         assert term.close() == 0
+
+
+def test_names_typed_at_seating_are_checked_and_said(tmp_path: Path) -> None:
+    """Without --names, `sim` asks each seat's name before seating: a name another seat has
+    (or 'seat N' of another seat) is refused in words and typed again, a name stops at the
+    config's 24 characters, Enter alone keeps the seat number; the names are then said."""
+    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
+    try:
+        screen = term.wait_for("seating: the players' names")
+        assert "> seat 1: _" in screen
+        assert "Enter alone keeps 'seat 1'" in screen
+        term.keys("Anna\n")
+        term.keys("ANNA\n")
+        screen = term.wait_for("Not taken")
+        assert "Not taken: 'Anna' is seat 1's name already. Type another name." in screen
+        assert "> seat 2: ANNA_" in screen  # what was typed stays, to be corrected
+        term.keys("\x7f" * 4 + "seat 3\n")
+        assert "'seat 3' would be mistaken for seat 3" in term.wait_for("mistaken")
+        term.keys("\x7f" * 6 + "B" * 30)
+        assert "> seat 2: " + "B" * 24 + "_" in term.wait_for("B" * 24)
+        term.keys("\n\n")  # seat 2 is named; Enter alone: seat 3 keeps its number
+        term.wait_for("joined: nobody yet")
+        term.keys("wsx")
+        screen = term.wait_for("Seat 3 joined as blue.")
+        assert "Anna joined as red." in screen and "B" * 24 + " joined as green." in screen
+        term.keys("mw")
+        screen = term.wait_for("to act")
+        assert screen.splitlines()[0].startswith("Strozzi | round 1 | Anna (red) to act")
+    finally:
+        assert term.close() == 0
+
+
+def test_names_given_on_the_command_line_are_checked_as_the_config_checks_them() -> None:
+    done = subprocess.run(
+        [*TAVOLA, "sim", "strozzi", "--seats", "3", "--names", "Anna,anna"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "tavola sim: --names: seat 2: 'Anna' is seat 1's name already"
+
+
+# --- Strada Romana: the road drawn as a road ------------------------------------------------
+STRADA = engine.get("strada_romana").new_state(5, seed=4).board
+WAGON_CODES = {w[:2]: w for w in STRADA.wagons}
+
+
+def hex_of(colour: tuple[int, int, int]) -> str:
+    r, g, b = colour
+    return f"{r:02x}{g:02x}{b:02x}"
+
+
+def found(pattern: str, text: str) -> str:
+    """The first group of `pattern` in `text`, which must be there."""
+    m = re.search(pattern, text)
+    assert m is not None, f"{pattern!r} not in {text!r}"
+    return m.group(1)
+
+
+def road_rows(display: list[str]) -> range:
+    """The rows of the road: between the top areas' line and the bottom areas' line."""
+    top = next(y for y, line in enumerate(display) if line.startswith("area I top: "))
+    bottom = next(y for y, line in enumerate(display) if line.startswith("area II bottom: "))
+    return range(top + 1, bottom)
+
+
+def square_at(display: list[str], square: str) -> tuple[int, int]:
+    """Where a road square's id is drawn; what stands on it is drawn right under the id."""
+    for y in road_rows(display)[::2]:
+        m = re.search(rf"(?<!\d){square}(?!\d)", display[y])
+        if m:
+            return y + 1, m.start()
+    raise AssertionError(f"square {square} is not on the road:\n" + "\n".join(display))
+
+
+def on_square(display: list[str], square: str) -> str:
+    """What is drawn under a road square's id: its wagon (`ba>`, `<ba`) or its two LEDs."""
+    y, x = square_at(display, square)
+    return display[y][x : x + 4].rstrip()
+
+
+def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
+    tmp_path: Path,
+) -> None:
+    """Five seats, the most Strada Romana seats: the road with its wagons and goods, the
+    seats' coins, and still the status, the menu and a few log lines fit 80x24. A move
+    draws the wagon at its new square."""
+    from apps.views.strada_romana import WAGON
+
+    term = Tty(
+        "sim", "strada_romana", "--seats", "5", "--seed", "4", "--db", str(tmp_path / "s.db")
+    )
+    try:
+        term.skip_names()
+        term.wait_for("joined: nobody yet")
+        term.keys("wsxtg")  # all five join: the game starts
+        term.wait_for("setup, in order")
+        term.keys("w")  # the board is laid out
+        screen = term.wait_for("to act")
+        lines = term.screen.display
+        log = next(i for i, line in enumerate(lines) if line.startswith("-- log"))
+        board = "\n".join(lines[2:log])
+        # every road square by the id players type, once, in the road's rows
+        for name in STRADA.square_names[: STRADA.road]:
+            assert len(re.findall(rf"(?<!\d){name}(?!\d)", board)) == 1, name
+            assert on_square(lines, name) == "··"  # nobody on the road yet: its LEDs dark
+        # the ten wagons on the start squares, the Portus side heading to Roma
+        portus, roma = term.line_with("Portus p1 "), term.line_with("Roma   r1 ")
+        to_roma = re.findall(r"p\d (\w\w)> ", portus)
+        to_portus = re.findall(r"r\d <(\w\w) ", roma)
+        assert len(to_roma) == len(to_portus) == 5, (portus, roma)
+        assert sorted(to_roma + to_portus) == sorted(WAGON_CODES)
+        assert "arrived 1 ·· 2 ·· 3 ·· 4 ··" in portus
+        # the markets' cubes by their colour's letter beside a square, the areas' tiles
+        assert term.line_with("cubes ").startswith(
+            "cubes y yellow r red g green b blue o brown w white  > to Roma, < to Portus"
+        )
+        for market in ("112", "121", "352"):
+            assert re.search(rf"(?<!\d){market}[yrgbow]", board), market
+        assert not re.search(r"(?<!\d)(111|113|241)[^ ]", board)  # no market beside them
+        top, bottom = term.line_with("area I top: "), term.line_with("area II bottom: ")
+        for line, areas in ((top, ("I", "III", "V")), (bottom, ("II", "IV", "VI"))):
+            side = "top" if line is top else "bottom"
+            labels = re.findall(rf"area (\w+) {side}: (\w+)", line)
+            assert [a for a, _ in labels] == list(areas), line
+            assert all(tile in STRADA.colours for _, tile in labels), line
+        # each playing seat's coins, VP and wagon tiles: starting coins 0, 1, 2, 3, 3
+        seats = re.findall(r"(\d)● (\d)/(\d)/(\d)", term.line_with("coins/VP/wagon tiles"))
+        assert [seat for seat, *_ in seats] == ["1", "2", "3", "4", "5"]
+        assert sorted(int(coins) for _, coins, _, _ in seats) == [0, 1, 2, 3, 3]
+        assert all(vp == tiles == "0" for _, _, vp, tiles in seats)
+        # the status, the menu and a few log lines are on the screen too
+        assert re.match(r"Strada Romana \| seat \d \(\w+\) to act", lines[0]), lines[0]
+        assert re.match(r"seat \d: \[step\] tile pass", lines[1]), lines[1]
+        assert len([line for line in lines[log + 1 : -2] if line.strip()]) >= 4, screen
+        fits(term)
+        # the cursor on `step`: every wagon that can move is white on the drawn board
+        y = lines.index(portus)
+        x = portus.index(f"{to_roma[0]}>")
+        assert term.screen.buffer[y][x].fg == "ffffff"
+        # the seat to act chooses the first wagon offered: the others take their colours
+        # back, the squares it can reach light, and it moves to the first of them
+        seat = int(lines[0].split("seat ")[1][0])
+        keys = dict(zip(("previous", "select", "next"), SEAT_KEYS[seat - 1], strict=True))
+        term.keys(keys["select"])
+        mover = found(r"step > \[(\w+)\]", term.wait_for("step > ["))
+        other = next(code for code in to_roma if WAGON_CODES[code] != mover)
+        term.settle()
+        # all ten wagons to choose from: the menu takes a second line rather than cut them
+        menu = " ".join(term.screen.display[1:3]).split()
+        assert [w.strip("[]") for w in menu[4:]] == list(STRADA.wagons), menu
+        y = term.screen.display.index(term.line_with("Portus p1 "))
+        assert term.screen.buffer[y][portus.index(f"{other}>")].fg == hex_of(
+            WAGON[WAGON_CODES[other]]
+        )
+        term.keys(keys["select"])
+        term.wait_for(f"step {mover} > [")
+        square = found(r"> \[(\w+)\]", term.screen.display[1])
+        term.settle()
+        assert on_square(term.screen.display, square) == "●●"
+        term.keys(keys["select"])
+        term.wait_for(f"moves {mover.capitalize()} (1 of ")
+        term.settle()
+        code = mover[:2]
+        drawn = f"{code}>" if code in to_roma else f"<{code}"
+        assert on_square(term.screen.display, square) == drawn, term.text()
+        start = term.line_with("Portus p1 " if code in to_roma else "Roma   r1 ")
+        assert drawn not in start  # its start square is empty now
+        fits(term)
+    finally:
+        assert term.close() == 0
+
+
+def strada_table(
+    tmp_path: Path, players: int, seed: int, **options: object
+) -> tuple[Appliance, ButtonBot]:
+    """A mocked Strada Romana table past seating and setup, and the bot that presses its
+    buttons."""
+    config = demo_config("strada_romana", players, journal=tmp_path / "j.db", seed=seed)
+    config.app.options = dict(options)
+    clock = ManualClock()
+    table = Appliance(config, clock=clock, button_thread=False, say=lambda text: None)
+    table.app.start()
+    table.app.tick()
+    bot = ButtonBot(table, clock, seed)
+    while table.app.mode != "playing":
+        bot.advance(players)
+    return table, bot
+
+
+def sheet_cells(lines: list[str]) -> pyte.Screen:
+    """The sheet's lines as a terminal shows them: characters and their colours."""
+    screen = pyte.Screen(COLS, len(lines))
+    pyte.Stream(screen).feed("\r\n".join(lines))
+    return screen
+
+
+def test_strada_sheet_lights_the_reach_of_the_wagon_under_the_cursor(tmp_path: Path) -> None:
+    """The preview is drawn on the road: with the cursor on a wagon, the squares its next
+    step reaches show their LEDs in its colour, later ones dim, the wagon itself white,
+    every other square dark; the sheet is all public and fits 80 columns."""
+    from apps.screen import strada_sheet, visible
+    from apps.views.base import WHITE, dim
+    from apps.views.strada_romana import LATER, WAGON
+    from engine.strada_romana import StradaRomanaObservation
+
+    table, bot = strada_table(tmp_path, 2, 1)
+    try:
+        app = table.app
+        seat = app._waiting_seat()
+        assert seat is not None
+        bot.command(seat, "select")  # step: the cursor on the first wagon
+        wagon = app.menus[seat].current
+        obs = app.state.observe() if app.state is not None else None
+        assert isinstance(obs, StradaRomanaObservation)
+        reach = obs.reach(wagon)
+        lines = strada_sheet(app.frame(app.clock()), app)
+        assert all(visible(line) < COLS for line in lines)
+        cells = sheet_cells(lines)
+        display = cells.display
+        assert {1, 2} <= set(reach.values())  # a first step and later ones to see
+        lit = {step: hex_of(dim(WAGON[wagon], LATER)) for step in reach.values()}
+        lit[1] = hex_of(WAGON[wagon])
+        for name in obs.board.square_names[: obs.board.road]:
+            y, x = square_at(display, name)
+            assert display[y][x : x + 2] == ("●●" if name in reach else "··"), name
+            colours = {cells.buffer[y][x + k].fg for k in (0, 1)}
+            assert colours == ({lit[reach[name]]} if name in reach else {"brightblack"}), name
+        # the wagon under the cursor, white where it stands, its heading towards Roma
+        here = obs.wagon(wagon).square
+        line = next(y for y, text in enumerate(display) if f" {here} " in text)
+        x = display[line].index(f" {here} ") + len(here) + 2
+        code = wagon[:2]
+        assert display[line][x : x + 3] in (f"{code}>", f"<{code}")
+        assert cells.buffer[line][x].fg == hex_of(WHITE)
+        # two seats: their holdings in words
+        holdings = next(text for text in display if text.startswith("seat 1 "))
+        assert re.fullmatch(
+            r"seat 1 ● \d coins?, 0 VP, 0 wagon tiles  seat 2 ● \d coins?, 0 VP, 0 wagon tiles",
+            holdings.rstrip(),
+        ), holdings
+        assert "seat 3" not in "\n".join(display)
+    finally:
+        table.close()
+
+
+def test_strada_sheet_never_tells_which_wagon_a_tile_names(tmp_path: Path) -> None:
+    """'The "wagon tiles" are always kept face down (the other players may know how many
+    each player owns, but not which ones)': two tables where the same seat took a tile
+    naming different wagons draw the same board, which counts the tile."""
+    from apps.screen import strada_sheet
+
+    sheets, takers = [], []
+    for k, named in enumerate(("ballio", "plotus")):
+        table, bot = strada_table(tmp_path / str(k), 2, 1, wagon_tiles="when_taken")
+        try:
+            app = table.app
+            state = app.state
+            seat = app._waiting_seat()
+            assert state is not None and seat is not None
+            for text in ("tile", f"wagon {named}"):
+                for command in bot.presses_for(seat, state.parse_action(text)):
+                    bot.command(seat, command)
+            assert app.ctx is not None and app.view is not None
+            lines = strada_sheet(app.view.render(state, app.ctx), app)
+            sheets.append(lines)
+            takers.append(seat)
+        finally:
+            table.close()
+    assert sheets[0] == sheets[1] and takers[0] == takers[1]
+    holdings = re.sub(r"\x1b\[[0-9;]*m", "", next(s for s in sheets[0] if s.startswith("seat 1 ")))
+    taker, other = takers[0], "1" if takers[0] == "2" else "2"
+    assert re.search(rf"seat {taker} [●·] \d coins?, 0 VP, 1 wagon tile(?!s)", holdings), holdings
+    assert re.search(rf"seat {other} [●·] \d coins?, 0 VP, 0 wagon tiles", holdings), holdings
+
+
+def test_strada_sheet_puts_the_arrived_wagons_on_the_numbered_squares(tmp_path: Path) -> None:
+    """'place the first 4 arrived wagons on the squares numbered from 1 to 4': at the end
+    the arrived wagons stand there in their order, each with the end it reached, and are
+    no longer on the road."""
+    from apps.screen import strada_sheet
+    from engine.strada_romana import StradaRomanaObservation
+
+    table, bot = strada_table(tmp_path, 2, 3)
+    try:
+        assert bot.play(2)
+        app = table.app
+        obs = app.state.observe() if app.state is not None else None
+        assert isinstance(obs, StradaRomanaObservation) and obs.arrivals
+        lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in strada_sheet({}, app)]
+        arrived = next(line for line in lines if line.startswith("Portus p1 "))
+        cells = found(r"arrived (.*)$", arrived.rstrip())
+        drawn = re.findall(r"(\d) (\S+)", cells)
+        expected = [
+            (str(k), f"{w[:2]}>" if obs.wagon(w).heading == "rome" else f"<{w[:2]}")
+            for k, w in enumerate(obs.arrivals, start=1)
+        ]
+        expected += [(str(k), "··") for k in range(len(obs.arrivals) + 1, 5)]
+        assert drawn == expected, arrived
+        elsewhere = "\n".join(line for line in lines if line != arrived)
+        for w in obs.arrivals:
+            assert f"{w[:2]}>" not in elsewhere and f"<{w[:2]}" not in elsewhere, w
+    finally:
+        table.close()
+
+
+def test_strada_sheet_fits_at_every_moment_of_a_five_seat_game(tmp_path: Path) -> None:
+    """From the first setup draw to the end, entered at the seats' buttons (`pick`): the
+    sheet never takes more than 12 lines or 79 columns, so the screen never cuts it."""
+    from apps.screen import strada_sheet, visible
+
+    config = demo_config(
+        "strada_romana", 5, journal=tmp_path / "j.db", seed=7, chance="pick", one_button=2
+    )
+    clock = ManualClock()
+    table = Appliance(config, clock=clock, button_thread=False, say=lambda text: None)
+    try:
+        table.app.start()
+        table.app.tick()
+        bot = ButtonBot(table, clock, 7)
+        widest, longest, drawn = 0, 0, 0
+        while table.app.mode != "over":
+            bot.advance(5)
+            if table.app.state is not None:
+                lines = strada_sheet(table.app.frame(clock()), table.app)
+                widest = max([widest, *map(visible, lines)])
+                longest, drawn = max(longest, len(lines)), drawn + 1
+        assert drawn > 100 and longest == 12 and widest < COLS, (drawn, longest, widest)
+    finally:
+        table.close()

@@ -448,7 +448,15 @@ def test_every_draw_is_described_in_words() -> None:
         "One wagon tile goes back into the box, unseen; 9 stay in the deck."
     ]
     state = playout(3, 1, lambda s: s.phase == "first_player")
-    assert describe_all(state)[1] == "Player 2 starts; starting coins go 0, 1, 2 clockwise."
+    assert describe_all(state)[1] == "Drawn at random: seat 2 is the starting player."
+    # the table's names for its players, and the coins as the game's news once drawn
+    start = state.legal_actions()[1]
+    assert VIEW.describe_chance(state, start, {0: "Ada", 1: "Bruno", 2: "Carla"}.__getitem__) == (
+        "Drawn at random: Bruno is the starting player."
+    )
+    assert state.news(state.apply(start)) == [
+        "Seat 2 starts. Starting coins, clockwise: seat 2 0, seat 3 1, seat 1 2."
+    ]
     for kind in ("cube", "ware"):
         state = playout(3, 1, lambda s, k=kind: s.phase == "refill" and s.refill_kind == k)
         b = state.board

@@ -430,3 +430,19 @@ def test_a_solo_florence_player_never_gets_the_automas_colours(tmp_path: Path) -
         assert any("Florence for 1: seats 1 purple" in line for line in said)
     finally:
         table.close()
+
+
+def test_the_cursor_line_names_the_player(make_table) -> None:
+    """At a table with names, the cursor is said with the player's name too, as every
+    other sentence is ('Anna: [flag]', not 'Seat 1: [flag]')."""
+    table, _clock, bot = make_table(players=3, seed=5, names=("Anna", "Ben", "Cleo"))
+    for seat in ("1", "2", "3"):
+        bot.command(seat, "select")
+    bot.press("table", "menu")
+    bot.command("1", "select")
+    said = make_table.said
+    assert table.app.mode == "playing"
+    assert said[-1] == "Anna: [flag]", said[-2:]
+    bot.command("1", "next")
+    assert said[-1] == "Anna: [pass]", said[-1]
+    assert not any(line.startswith("Seat 1: [") for line in said)

@@ -709,3 +709,114 @@ def test_a_usb_keyboard_scanner_scans_into_the_game_and_types_nothing_to_the_con
         f"grabbed: 0 keys to another reader{' and tty1' if tty1 else ''} "
         f"(control: {before} before the grab)"
     )
+
+
+#: apps.web.settings changing the brightness, run inside the service's sandbox
+WRITE_SETTINGS = """
+import json
+from apps.web import settings
+print(json.dumps(settings.apply("/etc/tavola/tavola.toml", {"pipeline.brightness": 0.4})))
+"""
+
+
+def as_the_service(guest: Guest, command: str) -> Result:
+    """`command` as the tavola user in the running service's mount namespace and cgroup:
+    its read-only /etc and its IP address filter (the cgroup's), as the service has them."""
+    pid = sh_ok(guest, "systemctl show tavola -p MainPID --value").out.strip()
+    cgroup = "/sys/fs/cgroup/system.slice/tavola.service/cgroup.procs"
+    inner = (
+        f"echo $$ > {cgroup} && exec nsenter -t {pid} -m -- setpriv --reuid tavola "
+        f"--regid tavola --init-groups {command}"
+    )
+    return guest.sh(f"sh -c {shlex.quote(inner)}", timeout=180)
+
+
+def test_install_sh_web_lets_the_service_write_its_settings_and_reach_the_lan(
+    guest: Guest, table: Table
+) -> None:
+    """`install.sh --web` on the running table: before it the settings page cannot write
+    /etc/tavola (ProtectSystem=strict), after it the same call writes the file and keeps
+    the old one; systemd holds the drop-in's network settings and rates the unit <= 2.0."""
+    assert STATE.get("started"), "the service did not start (see the tests before)"
+    conf = "/etc/tavola/tavola.toml"
+    guest.sh(
+        "mkdir -p /run/tavola-test && cat > /run/tavola-test/settings.py", input=WRITE_SETTINGS
+    )
+    write = "/opt/tavola/venv/bin/python /run/tavola-test/settings.py"
+    before = sh_ok(guest, f"sha256sum {conf}").out
+    refused = as_the_service(guest, write)
+    assert '"ok": false' in refused.out and "Read-only file system" in refused.out, str(refused)
+    assert "install.sh --web" in refused.out
+    assert sh_ok(guest, f"sha256sum {conf}").out == before
+    t0 = time.monotonic()
+    r = guest.sh("cd /home/pi/tavola && systemd/install.sh --web", timeout=1200)
+    FIGURES["install.sh --web in the guest"] = f"{time.monotonic() - t0:.0f} s"
+    assert r.rc == 0, str(r)
+    assert "installed the web drop-in" in r.out, str(r)
+    show = sh_ok(
+        guest,
+        "systemctl show tavola -p PrivateNetwork,RestrictAddressFamilies,IPAddressDeny,"
+        "IPAddressAllow,ReadWritePaths",
+    ).out
+    props = dict(line.split("=", 1) for line in show.splitlines() if "=" in line)
+    assert props["PrivateNetwork"] == "no", show
+    assert set(props["RestrictAddressFamilies"].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
+    assert "192.168.0.0/16" in props["IPAddressAllow"] and props["IPAddressDeny"], show
+    assert "/etc/tavola" in props["ReadWritePaths"], show
+    assert sh_ok(guest, "stat -c '%U:%G %a' /etc/tavola").out.split() == ["root:tavola", "775"]
+    written = as_the_service(guest, write)
+    assert '"ok": true' in written.out, str(written)
+    text = sh_ok(guest, f"cat {conf}").out
+    assert "brightness = 0.4" in text and 'backend = "adalight"' in text
+    assert sh_ok(guest, f"cat {conf}.bak").out != text
+    exposure = sh_ok(guest, "systemd-analyze security tavola --no-pager | tail -1").out
+    m = re.search(r"Overall exposure level for tavola\.service: (\d+\.\d+)", exposure)
+    assert m and float(m.group(1)) <= 2.0, exposure
+    FIGURES["systemd-analyze security tavola, web drop-in (in the guest)"] = m.group(1)
+    STATE["web"] = True
+
+
+#: an HTTP GET from a given source address: the status, or the error
+FETCH = """
+import http.client, sys
+source, host, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+try:
+    c = http.client.HTTPConnection(host, port, timeout=5, source_address=(source, 0))
+    c.request("GET", "/")
+    print(c.getresponse().status)
+except OSError as exc:
+    print(type(exc).__name__)
+"""
+
+
+def test_the_page_answers_on_the_lan_and_the_kernel_drops_other_addresses(
+    guest: Guest, table: Table
+) -> None:
+    """[web] enabled: the page answers the guest's LAN address (10.0.2.15, QEMU's user
+    network, in 10.0.0.0/8) and loopback; from an address outside the allow list
+    (198.51.100.7, added to lo for the test) the same port never answers."""
+    assert STATE.get("web"), "install.sh --web failed (see the test before)"
+    conf = "/etc/tavola/tavola.toml"
+    sh_ok(guest, f"grep -q '^\\[web\\]' {conf} || printf '\\n[web]\\nenabled = true\\n' >> {conf}")
+    sh_ok(guest, "systemctl restart tavola", timeout=180)
+    guest.sh("cat > /run/tavola-test/fetch.py", input=FETCH, check=True)
+    lan = sh_ok(guest, "ip -4 -o addr show scope global | awk '{print $4}' | cut -d/ -f1").out
+    lan = lan.split()[0]
+    sh_ok(guest, "ip addr add 198.51.100.7/32 dev lo")
+    try:
+        deadline = time.monotonic() + 120
+        while guest.sh("ss -ltn | grep -q ':8080 '").rc != 0:
+            assert time.monotonic() < deadline, "\n".join(table.journal()[-20:])
+            time.sleep(1)
+
+        def fetch(source: str, host: str) -> str:
+            return sh_ok(
+                guest, f"python3 /run/tavola-test/fetch.py {source} {host} 8080"
+            ).out.strip()
+
+        assert fetch("127.0.0.1", "127.0.0.1") == "200"
+        assert fetch(lan, lan) == "200"
+        assert fetch("198.51.100.7", "198.51.100.7") in ("TimeoutError", "timeout")
+    finally:
+        guest.sh("ip addr del 198.51.100.7/32 dev lo")
+    FIGURES["the page from the LAN / from outside the allow list"] = "200 / dropped"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,16 +46,25 @@ def test_install_twice_then_uninstall_keeps_the_games(tmp_path: Path) -> None:
     assert "--config" in help_text
 
     (root / "var/lib/tavola/tavola.db").write_bytes(b"games")
-    second = run(root, "--pwm")
+    config.write_text(config.read_text() + "\n[web]\nport = 8765\n")
+    (root / "etc/avahi").mkdir(parents=True)  # Pi OS runs avahi
+    second = run(root, "--pwm", "--web")
     assert second.returncode == 0, second.stderr
     assert "kept your config" in second.stdout
     assert "brightness = 0.3" in config.read_text()  # the owner's edit survives
-    assert (root / "etc/systemd/system/tavola.service.d/pwm-root.conf").exists()
+    dropins = root / "etc/systemd/system/tavola.service.d"
+    assert (dropins / "pwm-root.conf").exists()
+    assert (dropins / "web.conf").read_text() == (REPO / "systemd/tavola-web.conf").read_text()
+    assert (root / "etc/tavola").stat().st_mode & 0o777 == 0o775  # the page writes it back
+    announced = ET.parse(root / "etc/avahi/services/tavola.service").getroot()
+    assert announced.findtext("service/port") == "8765"  # the config's [web] port
+    assert "announced the page over mDNS on port 8765" in second.stdout
 
     gone = run(root, "--uninstall")
     assert gone.returncode == 0, gone.stderr
     assert not (root / "opt/tavola").exists() and not unit.exists()
     assert not (root / "etc/systemd/system/tavola.service.d").exists()
+    assert not (root / "etc/avahi/services/tavola.service").exists()
     assert (root / "var/lib/tavola/tavola.db").read_bytes() == b"games"
     assert config.exists()
 
@@ -67,3 +77,29 @@ def test_unknown_option_is_refused() -> None:
         env=dict(os.environ, TAVOLA_ROOT="/nonexistent"),
     )
     assert proc.returncode == 2 and "unknown option --frobnicate" in proc.stderr
+
+
+def test_the_mdns_announcement_is_avahis_service_xml() -> None:
+    """avahi-daemon reads /etc/avahi/services/*.service (avahi.service(5)): a service-group
+    with a name and one service of a DNS-SD type, a port and TXT records."""
+    text = (REPO / "systemd/tavola-avahi.service").read_text()
+    assert text.startswith('<?xml version="1.0" standalone="no"?>\n<!DOCTYPE service-group')
+    group = ET.fromstring(text)
+    assert group.tag == "service-group"
+    assert [c.tag for c in group] == ["name", "service"]
+    name = group.find("name")
+    assert name is not None and name.get("replace-wildcards") == "yes" and "%h" in name.text
+    service = group.find("service")
+    assert service is not None
+    assert [c.tag for c in service] == ["type", "port", "txt-record"]
+    assert service.findtext("type") == "_http._tcp"
+    assert service.findtext("port") == "8080"  # install.sh writes the config's port here
+    assert service.findtext("txt-record") == "path=/"
+
+
+def test_help_names_every_option() -> None:
+    proc = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0
+    for option in ("--pwm", "--web", "--uninstall", "TAVOLA_EXTRAS"):
+        assert option in proc.stdout, option
+    assert "set -euo" not in proc.stdout  # the comment block only

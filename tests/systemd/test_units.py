@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,12 @@ from tests.support import SCRIPT
 
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
 MAX_EXPOSURE = 1.0
+MAX_WEB_EXPOSURE = 2.0  # the phone page: a listener on the LAN (issue 18)
+#: drop-in -> (its file in systemd/, its name in tavola.service.d/ as install.sh puts it)
+DROPINS = {
+    "pwm": ("tavola-pwm-root.conf", "pwm-root.conf"),
+    "web": ("tavola-web.conf", "web.conf"),
+}
 
 
 def analyze() -> str:
@@ -21,22 +29,26 @@ def analyze() -> str:
     return found
 
 
-def unit_copy(tmp: Path, *, dropin: bool = False) -> Path:
-    """The unit with ExecStart pointing at this venv's tavola (verify checks it exists)."""
+def unit_copy(tmp: Path, *dropins: str) -> Path:
+    """The unit with ExecStart pointing at this venv's tavola (verify checks it exists),
+    and the named drop-ins beside it as install.sh installs them."""
     text = (SYSTEMD / "tavola.service").read_text()
     assert "ExecStart=/opt/tavola/venv/bin/tavola run" in text
     unit = tmp / "tavola.service"
     unit.write_text(text.replace("/opt/tavola/venv/bin/tavola", str(SCRIPT)))
-    if dropin:
+    for name in dropins:
         d = tmp / "tavola.service.d"
-        d.mkdir()
-        shutil.copy(SYSTEMD / "tavola-pwm-root.conf", d / "pwm-root.conf")
+        d.mkdir(exist_ok=True)
+        source, installed = DROPINS[name]
+        shutil.copy(SYSTEMD / source, d / installed)
     return unit
 
 
-@pytest.mark.parametrize("dropin", [False, True], ids=["default", "pwm-drop-in"])
-def test_systemd_analyze_verify_prints_no_warning(tmp_path: Path, dropin: bool) -> None:
-    unit = unit_copy(tmp_path, dropin=dropin)
+@pytest.mark.parametrize(
+    "dropins", [(), ("pwm",), ("web",), ("pwm", "web")], ids=["default", "pwm", "web", "pwm+web"]
+)
+def test_systemd_analyze_verify_prints_no_warning(tmp_path: Path, dropins: tuple[str]) -> None:
+    unit = unit_copy(tmp_path, *dropins)
     proc = subprocess.run(
         [analyze(), "verify", str(unit)], capture_output=True, text=True, timeout=60
     )
@@ -44,8 +56,9 @@ def test_systemd_analyze_verify_prints_no_warning(tmp_path: Path, dropin: bool) 
     assert proc.stderr.strip() == ""
 
 
-def test_security_exposure_is_at_most_one(tmp_path: Path) -> None:
-    unit = unit_copy(tmp_path)
+def exposure(unit: Path) -> tuple[float, str]:
+    """`systemd-analyze security`'s overall figure for the unit (and its drop-ins), and
+    its table."""
     proc = subprocess.run(
         [analyze(), "security", "--offline=true", str(unit)],
         capture_output=True,
@@ -54,9 +67,126 @@ def test_security_exposure_is_at_most_one(tmp_path: Path) -> None:
     )
     match = re.search(r"Overall exposure level for tavola\.service: (\d+\.\d+)", proc.stdout)
     assert match, proc.stdout + proc.stderr
-    exposure = float(match.group(1))
-    print(f"exposure {exposure}")
-    assert exposure <= MAX_EXPOSURE
+    return float(match.group(1)), proc.stdout
+
+
+def test_security_exposure_is_at_most_one(tmp_path: Path) -> None:
+    figure, _ = exposure(unit_copy(tmp_path))
+    print(f"exposure {figure}")
+    assert figure <= MAX_EXPOSURE
+
+
+def test_security_exposure_with_the_phone_page_is_at_most_two(tmp_path: Path) -> None:
+    """Re-measured with the web drop-in: the network it opens costs, nothing else does."""
+    (tmp_path / "default").mkdir()
+    default, _ = exposure(unit_copy(tmp_path / "default"))
+    figure, table = exposure(unit_copy(tmp_path, "web"))
+    print(f"exposure {default} -> {figure} with the web drop-in")
+    assert figure <= MAX_WEB_EXPOSURE
+    assert figure > default  # systemd read the drop-in
+    opened = {
+        line.split()[1]
+        for line in table.splitlines()
+        if line.startswith("✗") and line.split()[1] in ("PrivateNetwork=", "IPAddressDeny=")
+    }
+    assert opened == {"PrivateNetwork=", "IPAddressDeny="}
+    assert not re.search(r"^✗ RestrictAddressFamilies=~AF_(PACKET|NETLINK)", table, re.M)
+
+
+def dropin_settings(name: str) -> dict[str, list[str]]:
+    """Each setting of a drop-in with the values it is given, in order."""
+    out: dict[str, list[str]] = {}
+    for line in (SYSTEMD / DROPINS[name][0]).read_text().splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            key, value = line.split("=", 1)
+            out.setdefault(key, []).append(value)
+    return out
+
+
+def test_the_web_drop_in_opens_the_lan_and_nothing_more() -> None:
+    s = dropin_settings("web")
+    assert s["PrivateNetwork"] == ["no"]
+    assert s["IPAddressDeny"] == ["any"]
+    allowed = " ".join(s["IPAddressAllow"]).split()
+    assert sorted(allowed) == sorted(
+        ["localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"]
+    )
+    # reset first: a drop-in's families would otherwise be added to the unit's list
+    assert s["RestrictAddressFamilies"] == ["", "AF_UNIX AF_INET AF_INET6"]
+    assert s["ReadWritePaths"] == ["/etc/tavola"]  # the config's directory, not /etc
+
+
+def families(name: str | None) -> str:
+    """The address families the default unit (None) or a drop-in leaves the service."""
+    path = SYSTEMD / ("tavola.service" if name is None else DROPINS[name][0])
+    values = [
+        ln.split("=", 1)[1]
+        for ln in path.read_text().splitlines()
+        if ln.startswith("RestrictAddressFamilies=")
+    ]
+    return values[-1].replace(" ", ",")
+
+
+LISTENER = textwrap.dedent(
+    """
+    import asyncio, socket
+
+    async def main():
+        async def serve(reader, writer):
+            await reader.readline()
+            writer.write(b"served\\n")
+            await writer.drain()
+            writer.close()
+
+        # every address, as the web server binds: getaddrinfo(None, AI_PASSIVE), one
+        # socket per family (aiohttp's TCPSite calls the same loop.create_server)
+        server = await asyncio.start_server(serve, host=None, port=0)
+        if not server.sockets:
+            raise SystemExit("no socket: every address family was refused")
+        for sock in server.sockets:
+            host = "::1" if sock.family == socket.AF_INET6 else "127.0.0.1"
+            reader, writer = await asyncio.open_connection(host, sock.getsockname()[1])
+            writer.write(b"hello\\n")
+            await writer.drain()
+            print(host, (await reader.readline()).decode().strip())
+            writer.close()
+        server.close()
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.parametrize("dropin", [None, "web"], ids=["default", "web"])
+def test_a_server_on_every_address_needs_the_web_drop_ins_families_and_no_netlink(
+    dropin: str | None,
+) -> None:
+    """The families the unit leaves, enforced by a seccomp filter like systemd's
+    (tests/systemd/families.py): with the drop-in's a server on every IPv4 and IPv6
+    address answers on loopback; glibc's getaddrinfo tries AF_NETLINK (to sort the
+    addresses) and goes on without it. The default unit's AF_UNIX alone serves nothing."""
+    allowed = families(dropin)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("families.py")),
+            allowed,
+            "--",
+            sys.executable,
+            "-c",
+            LISTENER,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if dropin is None:
+        assert allowed == "AF_UNIX"
+        assert proc.returncode == 1 and "every address family was refused" in proc.stderr
+    else:
+        assert "AF_NETLINK" not in allowed
+        assert proc.returncode == 0, proc.stderr
+        assert sorted(proc.stdout.splitlines()) == ["127.0.0.1 served", "::1 served"]
 
 
 def test_unit_keeps_the_promised_settings() -> None:
