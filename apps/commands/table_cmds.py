@@ -179,7 +179,7 @@ def _phone_page(config: runtime.Config):  # type: ignore[no-untyped-def]
             f"{config.source}: [web] enabled = true needs aiohttp ({exc}): "
             "pip install 'tavola[web]', or apt install python3-aiohttp"
         ) from None
-    return PhonePage(config.web, journal=config.app.journal)
+    return PhonePage(config.web, journal=config.app.journal, config_path=Path(config.source))
 
 
 def cmd_history(args: argparse.Namespace) -> int:

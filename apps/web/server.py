@@ -14,7 +14,8 @@ Routes (docs/phone.md):
     POST /api/pair              ask to pair this phone (a code; a hold at the table confirms)
     POST /api/unpair            forget this phone's pairing
     POST /api/command           a paired seat's press: {"command": ..., "index": ...}
-    POST /api/settings          the settings (apps.web.settings, when present)
+    GET  /api/settings          the settings a player may change (apps.web.settings)
+    POST /api/settings          change them: checked, written back safely, reloaded
     GET  /api/history           finished games with their results
     GET  /api/history/{id}      one game's log and breakdown
     GET  /api/history/{id}/export   the file `tavola replay` reads
@@ -167,11 +168,13 @@ class PhonePage:
         config: WebConfig,
         *,
         journal: Path,
+        config_path: Path | None = None,
         clock: Callable[[], float] = time.monotonic,
         limits: dict[str, tuple[float, float]] | None = None,
     ) -> None:
         self.config = config
         self.journal_path = journal
+        self.config_path = config_path  # the file the settings are written back to
         self.sentences = Sentences(also=lambda text: logging.getLogger("tavola").info("%s", text))
         self.pairings = Pairings(clock)
         self.snapshots = Snapshots(self.sentences, extra=self._extra)
@@ -289,6 +292,7 @@ class PhonePage:
         r.add_post("/api/pair", self.pair)
         r.add_post("/api/unpair", self.unpair)
         r.add_post("/api/command", self.command)
+        r.add_get("/api/settings", self.settings_now)
         r.add_post("/api/settings", self.settings)
         r.add_get("/api/history", self.history)
         r.add_get("/api/history/{game}", self.history_game)
@@ -534,16 +538,27 @@ class PhonePage:
         except TimeoutError:
             raise Refused(504, "the table did not answer in time; look at the board") from None
 
+    def _config_file(self) -> Path:
+        if self.config_path is None:
+            raise Refused(501, "this table runs without a config file to change")
+        return self.config_path
+
+    async def settings_now(self, request: web.Request) -> web.Response:
+        """The settings with their values and what each allows (apps.web.settings)."""
+        self._paired(request)
+        from . import settings
+
+        return web.json_response(await asyncio.to_thread(settings.current, self._config_file()))
+
     async def settings(self, request: web.Request) -> web.Response:
         """The settings a player would otherwise edit in TOML: apps.web.settings checks
-        them with the config file's schema and writes the file back safely."""
+        them as `tavola run` would and writes the file back safely, then asks this
+        process to reload it (SIGHUP, handled on the table's thread)."""
         self._paired(request)
         body = await self._json(request)
-        try:
-            from . import settings  # type: ignore[attr-defined]
-        except ImportError:
-            raise Refused(501, "changing settings from the phone is not in this version") from None
-        status, answer = settings.post(body)
+        from . import settings
+
+        status, answer = await asyncio.to_thread(settings.post, self._config_file(), body)
         return web.json_response(answer, status=status)
 
     # --- history ---------------------------------------------------------------------------

@@ -424,16 +424,46 @@ def test_the_rate_limit_answers_429_with_retry_after(served) -> None:
     assert pairs[-1] == 429
 
 
-def test_settings_answer_clearly_until_the_settings_module_is_in(served) -> None:
-    s = served(run=True)
-    phone = s.pair("1")
-    status, answer = phone.post("/api/settings", {"app": {"chance": "pick"}})
+def test_settings_are_read_and_written_by_a_paired_phone_only(tmp_path: Path) -> None:
+    """The settings route hands the body to apps.web.settings with the running config
+    file: a change is checked, written back, and its refusal is one clear error."""
+    from apps.web.config import WebConfig as Web
+    from apps.web.server import PhonePage
+
+    path = tmp_path / "tavola.toml"
+    path.write_text(demo_config_text("strozzi", 3, journal=tmp_path / "j.db", seed=1))
+    config = runtime.load(path)
+    page = PhonePage(
+        Web(enabled=True, address="127.0.0.1", port=0),
+        journal=tmp_path / "j.db",
+        config_path=path,
+        limits={k: (1e6, 1e6) for k in LIMITS},
+    )
+    table = runtime.Appliance(config, button_thread=False, say=page.sentences.say)
+    page.attach(table)
+    page.start()
+    loop = threading.Thread(target=table.run, daemon=True)
+    loop.start()
     try:
-        import apps.web.settings  # noqa: F401
-    except ImportError:
-        assert status == 501 and "settings" in answer["error"]
-    else:
-        assert status in (200, 400, 409, 422)
+        served = Served(table, page, time.monotonic, None, f"http://127.0.0.1:{page.port}")
+        stranger = served.phone()
+        assert stranger.post("/api/settings", {"pipeline.brightness": 0.4})[0] == 403
+        assert stranger.get("/api/settings")[0] == 403
+        phone = served.pair("1")
+        status, now = phone.get("/api/settings")
+        assert status == 200 and any(x["key"] == "pipeline.brightness" for x in now["settings"])
+        before = path.read_bytes()
+        status, answer = phone.post("/api/settings", {"pipeline.brightness": 7})
+        assert status == 400 and answer["ok"] is False and "brightness" in answer["error"]
+        assert path.read_bytes() == before  # refused: the file untouched
+        status, answer = phone.post("/api/settings", {"pipeline.brightness": 0.4})
+        assert status == 200 and answer["ok"] is True, answer
+        assert "brightness = 0.4" in path.read_text()
+    finally:
+        page.stop()
+        table.stop()
+        loop.join(timeout=10)
+        table.close()
 
 
 # --- history --------------------------------------------------------------------------------
