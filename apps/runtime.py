@@ -15,8 +15,10 @@ buttons, strip, pipeline); the app's settings live in `[app]`:
     [app.options]
     scandal_entry = "play"  # options of the games (each game gets the ones it declares)
 
+`[web]` turns on the phone page (apps/web/config.py, docs/phone.md).
+
 The whole file is checked at start-up against one schema (hw.schema): hw's,
-firmware_bridge's and the app's tables, and the options the games declare.
+firmware_bridge's, the app's and the web page's tables, and the options the games declare.
 
 The main loop sleeps in `queue.get(timeout)` until a button event arrives or the
 next animation frame is due; an idle table with no prompt blocks indefinitely.
@@ -66,6 +68,7 @@ from .names import NAME, name_problem
 from .peripherals import Peripherals
 from .table import TableApp, TableSeat
 from .views import view_for
+from .web.config import WEB, WebConfig
 
 log = logging.getLogger("tavola")
 
@@ -101,7 +104,7 @@ APP = Table(
     ),
 )
 #: every table of the config file, by the layer that reads it
-TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP}
+TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP, "web": WEB}
 STOP = InputEvent("", "stop", "release", 0.0)
 WAKE = InputEvent("", "wake", "release", 0.0)  # no seat: the table ignores it
 
@@ -123,6 +126,7 @@ class Config:
     app: AppSettings
     source: str
     bridge: BridgeConfig = field(default_factory=BridgeConfig)  # [scanner], [mcu]
+    web: WebConfig = field(default_factory=WebConfig)  # [web]: the phone page
 
 
 def load(path: str | Path) -> Config:
@@ -187,7 +191,9 @@ def parse(src: TomlSource) -> Config:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned
     if settings.chance == "scanner" and bridge.scanner is None:
         bridge = replace(bridge, scanner=ScannerConfig())  # /dev/tavola-scanner, barcode
-    return Config(hw=hw, app=settings, source=src.name, bridge=bridge)
+    w = WEB.read(src, ("web",), src.data.get("web", {}))
+    web = WebConfig(enabled=w["enabled"], address=w["address"], port=w["port"])
+    return Config(hw=hw, app=settings, source=src.name, bridge=bridge, web=web)
 
 
 def check_options(options: Section, games: list[str]) -> None:
@@ -309,6 +315,12 @@ class Appliance:
             names=config.app.names,
         )
         self._stop = threading.Event()
+        # Parts beside the buttons (the phone page): `taps` see each event first and may
+        # take it (True: the table does not), `handlers` take the events of their type,
+        # `watchers` run on this thread after every render, to publish what changed.
+        self.taps: list[Callable[[Any], bool]] = []
+        self.handlers: dict[type, Callable[[Any], None]] = {}
+        self.watchers: list[Callable[[], object]] = []
 
     def _open_strip(self, config: StripConfig) -> Strip:
         """The configured strip; one with a device is kept alive (hw.recovery): a write
@@ -438,9 +450,20 @@ class Appliance:
             self.dispatch(ev)
         return True
 
+    def watch(self) -> None:
+        """Tell the watchers the table may have changed (after each render)."""
+        for watcher in self.watchers:
+            watcher()
+
     def dispatch(self, ev: Any) -> None:
-        """One queued event to the app: a button, a card read, a device coming or going."""
-        if isinstance(ev, CardEvent):
+        """One queued event to the app: a button, a card read, a device coming or going,
+        a command from a paired phone."""
+        if any(tap(ev) for tap in self.taps):
+            return
+        handler = self.handlers.get(type(ev))
+        if handler is not None:
+            handler(ev)
+        elif isinstance(ev, CardEvent):
             self.app.handle_card(ev.code, ev.time)
         elif isinstance(ev, LinkEvent):
             self.app.say(ev.message)
@@ -469,6 +492,7 @@ class Appliance:
             if each_loop is not None:
                 each_loop()
             timeout = self.app.tick()
+            self.watch()
             if heartbeat is not None and heartbeat_s:
                 now = self.clock()
                 if now - last_beat >= heartbeat_s:

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the tests need beyond Python. With no arguments, what `make test` uses:
 # systemd-analyze (unit checks), socat (pairs of real ptys), Node.js with npm
-# (MicroPython's WebAssembly port) and Chromium (the phone page in a real browser). Arguments name other COMMAND=PACKAGE pairs
-# (tests/system/host-deps.sh). Idempotent and quiet when every command is there;
-# installs without recommended packages.
+# (MicroPython's WebAssembly port) and Chromium (the phone page's browser tests).
+# Arguments name other COMMAND=PACKAGE pairs (tests/system/host-deps.sh). Idempotent and
+# quiet when every command is there; installs without recommended packages.
 set -euo pipefail
 (($#)) || set -- systemd-analyze=systemd socat=socat node=nodejs npm=npm chromium=chromium
 need=()

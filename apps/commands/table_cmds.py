@@ -87,14 +87,32 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     """The appliance: READY=1 when the table is live, WATCHDOG=1 from the main loop,
-    SIGTERM -> lights off, journal closed, exit 0; SIGHUP -> reload the config."""
+    SIGTERM -> lights off, journal closed, exit 0; SIGHUP -> reload the config.
+    With `[web] enabled = true` the phone page is served too (docs/phone.md)."""
     from ..service import Notifier, setup_logging
 
     setup_logging(logging.DEBUG if args.verbose else logging.INFO)
     log = logging.getLogger("tavola")
+    page = None
     try:
         config = runtime.load(args.config)
-        table = runtime.Appliance(config)
+        if config.web.enabled:
+            page = _phone_page(config)
+        table = runtime.Appliance(config, say=page.sentences.say if page else None)
+        if page is not None:
+            page.attach(table)
+            try:
+                page.start()
+            except OSError as exc:
+                table.close()
+                log.error(
+                    "cannot serve the phone page on %s port %d: %s (config %s: [web])",
+                    config.web.address,
+                    config.web.port,
+                    exc.strerror or exc,
+                    config.source,
+                )
+                return 2
     except (ConfigError, JournalError) as exc:
         log.error("%s", exc)
         return 2
@@ -144,10 +162,24 @@ def cmd_run(args: argparse.Namespace) -> int:
         )
     finally:
         notifier.stopping()
+        if page is not None:
+            page.stop()
         table.close()
         notifier.close()
         log.info("Table stopped; lights off, journal closed.")
     return 0
+
+
+def _phone_page(config: runtime.Config):  # type: ignore[no-untyped-def]
+    """The phone page's server, or ConfigError naming the missing package."""
+    try:
+        from ..web.server import PhonePage
+    except ImportError as exc:
+        raise ConfigError(
+            f"{config.source}: [web] enabled = true needs aiohttp ({exc}): "
+            "pip install 'tavola[web]', or apt install python3-aiohttp"
+        ) from None
+    return PhonePage(config.web, journal=config.app.journal, config_path=Path(config.source))
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -287,7 +319,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "run",
         help="the appliance: run the table from a config file",
         description="Runs the table from a TOML config (seats, table buttons, strip, pipeline, "
-        '[app]). With backend = "terminal" or "mock" it runs without a Pi.',
+        '[app]). With backend = "terminal" or "mock" it runs without a Pi. With [web] '
+        "enabled = true it also serves the phone page (docs/phone.md).",
     )
     p.add_argument("--config", required=True, help="the config file, e.g. /etc/tavola/tavola.toml")
     p.add_argument("--verbose", action="store_true", help="log debug messages too")

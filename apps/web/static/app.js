@@ -1,0 +1,258 @@
+// The phone page: the table's snapshots by server-sent events, a paired seat's presses
+// by POST. No build step, no library: every byte is served by the appliance.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let view = null; // the last {public, private, you} from the table
+let countdown = null;
+
+function text(el, value) { el.textContent = value == null ? "" : String(value); }
+
+function say(message, ok) {
+  const m = $("message");
+  text(m, message || "");
+  m.className = ok ? "ok" : "";
+}
+
+async function post(path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Tavola": "1" },
+      body: JSON.stringify(body || {}),
+      credentials: "same-origin",
+    });
+  } catch (e) {
+    say("The table cannot be reached: " + e.message);
+    return null;
+  }
+  let answer = {};
+  try { answer = await response.json(); } catch (e) { answer = {}; }
+  if (!response.ok) {
+    say(answer.error || ("The table refused (" + response.status + ")."));
+    return null;
+  }
+  say("");
+  return answer;
+}
+
+function command(name, extra) {
+  const body = Object.assign({ command: name }, extra || {});
+  return post("/api/command", body);
+}
+
+// --- drawing the table ------------------------------------------------------------------
+function render(v) {
+  view = v;
+  const pub = v.public, you = v.you, priv = v.private;
+  text($("title"), pub.title + (pub.round ? " · round " + pub.round : ""));
+  text($("status"), pub.mode === "paused" ? "Paused. " + pub.prompt : pub.prompt);
+  const turn = $("turn");
+  turn.replaceChildren();
+  if (pub.turn) {
+    const dot = document.createElement("span");
+    dot.className = "dot";
+    dot.style.background = pub.turn.colour;
+    turn.append(dot, document.createTextNode(pub.turn.name + " (" + pub.turn.colour_name + ") to act"));
+  }
+  $("board").innerHTML = pub.svg || ""; // drawn by the appliance from the public read model
+  text($("last"), pub.last ? "Last: " + pub.last : "");
+  renderSeat(pub, you, priv);
+  renderChoices(pub, you, priv);
+  renderControls(pub, you);
+  renderScores(pub);
+  const checklist = $("checklist");
+  checklist.replaceChildren(...pub.checklist.map(li));
+  $("checklist-section").hidden = pub.checklist.length === 0;
+  const log = $("log");
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.replaceChildren(...pub.log.map(li));
+  if (atEnd) log.scrollTop = log.scrollHeight;
+}
+
+function li(line) { const el = document.createElement("li"); text(el, line); return el; }
+
+function renderSeat(pub, you, priv) {
+  const paired = you.paired;
+  if (paired) {
+    const seat = pub.seats.find((s) => s.seat === you.seat);
+    let who = "seat " + you.seat;
+    if (seat) who = (seat.name === who ? who : seat.name + " at seat " + you.seat) + " (" + seat.colour_name + ")";
+    text($("you"), "This phone plays " + who + ".");
+  } else if (you.asked && pub.pairing && pub.pairing.open) {
+    text($("you"), "Waiting for the table: hold select at your seat to pair this phone.");
+  } else {
+    text($("you"), "Watching. Pair this phone with your seat to play from it and see your own secrets.");
+  }
+  $("pair").hidden = paired;
+  const code = $("code");
+  code.hidden = paired || !you.asked || !(pub.pairing && pub.pairing.open);
+  text(code, you.code || "");
+  $("unpair").hidden = !paired;
+  const secrets = $("secrets");
+  secrets.replaceChildren();
+  const mine = priv && priv.secrets ? priv.secrets : {};
+  for (const [name, value] of Object.entries(mine)) {
+    const dt = document.createElement("dt");
+    const dd = document.createElement("dd");
+    text(dt, name.replace(/_/g, " "));
+    text(dd, Array.isArray(value) ? (value.length ? value.map((x) => x == null ? "(to name)" : x).join(", ") : "none") : (value == null ? "not entered yet" : value));
+    secrets.append(dt, dd);
+  }
+  secrets.hidden = !paired || Object.keys(mine).length === 0;
+}
+
+function myMenu(pub, you, priv) {
+  let menu = pub.menu;
+  if (menu && menu.private) menu = priv && priv.menu ? priv.menu : null;
+  if (!menu || !you.paired) return null;
+  if (menu.seat !== "*" && menu.seat !== you.seat) return null;
+  return menu;
+}
+
+function renderChoices(pub, you, priv) {
+  const menu = myMenu(pub, you, priv);
+  const box = $("choices");
+  box.hidden = !menu;
+  if (!menu) return;
+  text($("choices-title"), menu.kind === "lobby" ? "Choose a game" : (menu.seat === "*" ? "Enter what came up" : "Your choice"));
+  text($("path"), menu.prefix.length ? menu.prefix.join(" ") + " …" : "");
+  const options = $("options");
+  options.replaceChildren(...menu.options.map((word, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.setAttribute("role", "option");
+    b.setAttribute("aria-selected", i === menu.index ? "true" : "false");
+    b.dataset.index = String(i);
+    text(b, word);
+    b.addEventListener("click", () => tapChoice(i));
+    return b;
+  }));
+  text($("confirm"), "Choose " + (menu.options[menu.index] || ""));
+  $("back").hidden = !menu.can_back;
+}
+
+async function tapChoice(i) {
+  const menu = myMenu(view.public, view.you, view.private);
+  if (!menu) return;
+  if (i === menu.index) return choose();
+  // the cursor moves: the table lights the choice on the board, the page shows it lit
+  for (const b of $("options").children) b.setAttribute("aria-selected", b.dataset.index === String(i) ? "true" : "false");
+  await command("cursor", { index: i, board: view.public.board });
+}
+
+async function choose() {
+  const menu = myMenu(view.public, view.you, view.private);
+  if (!menu) return;
+  const selected = [...$("options").children].find((b) => b.getAttribute("aria-selected") === "true");
+  const index = selected ? Number(selected.dataset.index) : menu.index;
+  await command("choose", { index: index, board: view.public.board });
+}
+
+function renderControls(pub, you) {
+  $("controls").hidden = !you.paired;
+  const inGame = ["setup", "playing", "scoring", "over", "paused"].includes(pub.mode);
+  $("undo").disabled = !(pub.mode === "playing" || pub.mode === "setup");
+  $("pause").disabled = !(pub.mode === "playing" || pub.mode === "paused");
+  text($("pause"), pub.mode === "paused" ? "Resume" : "Pause");
+  $("join").hidden = pub.mode !== "seating";
+  text($("join"), pub.joined && pub.joined.includes(you.seat) ? "Leave" : "Join");
+  $("start").hidden = !(pub.mode === "seating" || pub.mode === "idle");
+  $("new").hidden = !inGame;
+}
+
+function renderScores(pub) {
+  const body = $("scores").tBodies[0];
+  body.replaceChildren(...pub.scores.map((s) => {
+    const tr = document.createElement("tr");
+    const name = document.createElement("td");
+    const score = document.createElement("td");
+    score.className = "score";
+    text(name, s.name);
+    text(score, s.score);
+    tr.append(name, score);
+    return tr;
+  }));
+  if (!pub.scores.length) body.append(li("Scores are shown when the rules make them public."));
+  $("result").replaceChildren(...pub.result.map(li));
+}
+
+// --- live updates -----------------------------------------------------------------------
+let source = null;
+
+function connect() {
+  // reconnects by itself, with Last-Event-ID; opened again when this phone's cookie
+  // changes (a stream carries the cookie it was opened with)
+  if (source) source.close();
+  source = new EventSource("/api/events");
+  source.onmessage = (e) => { render(JSON.parse(e.data)); };
+  source.onopen = () => { if (view) say(""); };
+  source.onerror = () => { text($("status"), "Connection lost; reconnecting…"); };
+}
+
+// --- buttons ------------------------------------------------------------------------------
+function wire() {
+  $("pair").addEventListener("click", async () => {
+    const answer = await post("/api/pair", {});
+    if (!answer) return;
+    connect(); // the stream now carries this phone's new cookie
+    const code = $("code");
+    code.hidden = false;
+    text(code, answer.code);
+    let left = answer.seconds;
+    clearInterval(countdown);
+    say(answer.say, true);
+    countdown = setInterval(() => {
+      left -= 1;
+      if (left <= 0 || (view && view.you.paired)) { clearInterval(countdown); say(view && view.you.paired ? "Paired." : "The pairing window closed; ask again.", view && view.you.paired); }
+    }, 1000);
+  });
+  $("unpair").addEventListener("click", async () => {
+    if (await post("/api/unpair", {})) connect();
+  });
+  $("confirm").addEventListener("click", choose);
+  $("back").addEventListener("click", () => command("back"));
+  $("undo").addEventListener("click", () => command("undo"));
+  $("pause").addEventListener("click", () => command("pause"));
+  $("join").addEventListener("click", () => command("join"));
+  $("start").addEventListener("click", () => command("start"));
+  $("new").addEventListener("click", () => {
+    if (confirm("End this game without scoring it and choose a new one?")) command("new");
+  });
+  $("history-load").addEventListener("click", loadHistory);
+}
+
+async function loadHistory() {
+  const list = $("history");
+  let answer;
+  try { answer = await (await fetch("/api/history")).json(); } catch (e) { say("The history cannot be read."); return; }
+  if (answer.error) { say(answer.error); return; }
+  list.replaceChildren(...answer.games.map((g) => {
+    const item = document.createElement("li");
+    const show = document.createElement("button");
+    show.type = "button";
+    text(show, "#" + g.id + " " + g.title + ", " + g.started.replace("T", " "));
+    show.addEventListener("click", () => showGame(g.id));
+    const link = document.createElement("a");
+    link.href = "/api/history/" + g.id + "/export";
+    link.setAttribute("download", "tavola-game-" + g.id + ".json");
+    text(link, "export for tavola replay");
+    const result = document.createElement("div");
+    text(result, g.result);
+    item.append(show, result, link);
+    return item;
+  }));
+  if (!answer.games.length) list.append(li("No finished games yet."));
+}
+
+async function showGame(id) {
+  const pre = $("history-game");
+  const answer = await (await fetch("/api/history/" + id)).json();
+  if (answer.error) { say(answer.error); return; }
+  pre.hidden = false;
+  text(pre, answer.title + " #" + answer.id + "\n" + answer.lines.join("\n"));
+}
+
+wire();
+connect();
