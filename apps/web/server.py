@@ -250,16 +250,23 @@ class PhonePage:
                 **(timeout if where == "runner" else {}),
             )
             loop.run_until_complete(self._runner.setup())
+            # "::" means every address: host None binds IPv4 and IPv6 both (asyncio makes an
+            # IPv6 socket IPv6-only, so "::" itself would refuse every IPv4 phone)
+            every = ipaddress.ip_address(self.config.address).is_unspecified
             site = web.TCPSite(
                 self._runner,
-                self.config.address,
+                None if every and ":" in self.config.address else self.config.address,
                 self.port,
                 reuse_address=True,
                 **(timeout if where == "site" else {}),
             )
             loop.run_until_complete(site.start())
             server = getattr(site, "_server", None)
-            if server is not None and server.sockets:
+            if server is not None and not server.sockets:
+                # asyncio starts with no socket at all when every family is refused
+                # (a unit's RestrictAddressFamilies=): say so rather than serve nothing
+                raise OSError(f"no socket could be opened on {self.config.address}")
+            if server is not None:
                 self.port = server.sockets[0].getsockname()[1]
         except BaseException as exc:
             self._error = exc

@@ -139,7 +139,7 @@ class Snapshots:
 def seat_infos(app: TableApp) -> list[SeatInfo]:
     """The game's seats in player order, with their names and colours."""
     return [
-        SeatInfo(p, app.seat_label(seat), app.colours[p], colour_name(app, seat))
+        SeatInfo(p, app.seat_label(seat), app.colours[p], colour_name(app, seat), seat)
         for p, seat in enumerate(app.players)
     ]
 

@@ -17,12 +17,13 @@ import pytest
 
 from apps import runtime
 from apps.sim import demo_config_text
+from apps.web.config import WebConfig
 from apps.web.pairing import WINDOW_S
-from apps.web.server import LIMITS, MAX_BODY
+from apps.web.server import LIMITS, MAX_BODY, PhonePage
 from engine.core import CHANCE
 from hw.tomlsource import ConfigError
 
-from .conftest import Served, read_events
+from .conftest import Phone, Served, read_events
 
 STATIC = ("/", "/static/app.js", "/static/style.css")
 
@@ -611,3 +612,42 @@ def test_the_cursor_moved_from_a_phone_lights_its_candidate_on_the_board(served)
     assert app.frame(now) == frames[target] != before
     s.table.watch()
     assert phone.state()["public"]["menu"]["index"] == target  # and the page shows it
+
+
+def _free_port_on_both_families() -> int:
+    """A port free on IPv4 and IPv6 alike (a dual-stack socket bound to it, then closed)."""
+    with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        s.bind(("::", 0))
+        return int(s.getsockname()[1])
+
+
+def test_every_address_serves_ipv4_and_ipv6_phones(tmp_path: Path) -> None:
+    """The default address '::' is every address of the Pi: a phone on IPv4 and one on
+    IPv6 both get the page (asyncio makes an IPv6 socket IPv6-only, so binding '::'
+    itself would refuse every IPv4 phone)."""
+    port = _free_port_on_both_families()
+    page = PhonePage(WebConfig(enabled=True, address="::", port=port), journal=tmp_path / "j.db")
+    page.start()
+    try:
+        for base in (f"http://127.0.0.1:{port}", f"http://[::1]:{port}"):
+            status, _, body = Phone(base).request("GET", "/")
+            assert status == 200 and b"<html" in body.lower(), base
+    finally:
+        page.stop()
+
+
+def test_the_board_draws_each_seats_lights_in_that_seats_row(served) -> None:
+    """Seat 3 joined first, so it is player 0: the first row of the drawing is seat 3's,
+    and the seat LEDs placed in it are seat 3's own (`seat.3.status`), not seat 1's."""
+    from apps.web.snapshot import seat_infos
+
+    s = served(run=True)
+    view = start_game(s, seats=("3", "1", "2"))
+    infos = seat_infos(s.table.app)
+    assert [(i.player, i.seat) for i in infos] == [(0, "3"), (1, "1"), (2, "2")]
+    svg = view["public"]["svg"]
+    rows = [float(y) for y in re.findall(r'<rect[^>]*y="([\d.]+)"[^>]*class="seat seat-\d"', svg)]
+    lit = re.search(r'<g data-el="seat\.3\.status"[^>]*>\s*<rect[^>]*y="([\d.]+)"', svg)
+    assert rows and lit, svg[:400]
+    assert rows[0] <= float(lit.group(1)) < rows[1]  # inside the first row: player 0's
