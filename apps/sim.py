@@ -58,13 +58,14 @@ def demo_config_text(
     strip_keys: Mapping[str, str | int | float] | None = None,
     options: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
+    web: Mapping[str, str | int | bool] | None = None,
 ) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `phone` of them with no buttons, played from a phone, and the `one_button` before those
     with a single button), undo/menu table buttons, a strip as long as the game's layout
     (`strip_keys` adds backend keys, e.g. an Adalight port), the game's `options`
-    (`[app.options]`) and the players' `names`, seat 1 first. Phone seats turn `[web]` on
-    (loopback only): a phone seat needs the phone page."""
+    (`[app.options]`) and the players' `names`, seat 1 first; `web` is the `[web]` table
+    (phone seats turn it on, on loopback, when not given: a phone seat needs the page)."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -102,8 +103,10 @@ def demo_config_text(
             "[app.names]",
             *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n),
         ]
-    if phone:
-        lines += ["", "[web]", "enabled = true", 'address = "127.0.0.1"']
+    if web is None and phone:
+        web = {"enabled": True, "address": "127.0.0.1"}
+    if web:
+        lines += ["", "[web]", *(f"{k} = {json.dumps(v)}" for k, v in web.items())]
     return "\n".join(lines) + "\n"
 
 

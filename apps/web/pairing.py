@@ -123,6 +123,11 @@ class Pairings:
         with self._lock:
             return self._left()
 
+    def window_seat(self) -> str | None:
+        """The phone seat the open window asks to play (None: the seat that confirms)."""
+        with self._lock:
+            return self._window[2] if self._window is not None and self._left() > 0 else None
+
     def paired_seats(self) -> list[str]:
         with self._lock:
             return sorted({p.seat for p in self._phones.values() if p.seat is not None})

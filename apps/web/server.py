@@ -204,8 +204,13 @@ class PhonePage:
 
     def _extra(self) -> dict[str, Any]:
         return {
-            "pairing": {"open": self.pairings.window_left() > 0, "changes": self.pairings.changes},
+            "pairing": {
+                "open": self.pairings.window_left() > 0,
+                "changes": self.pairings.changes,
+                "seat": self.pairings.window_seat(),
+            },
             "paired_seats": self.pairings.paired_seats(),
+            "phone_seats": sorted(self.pairings.phone_seats),
             "board": self.table.app.version if self.table is not None else 0,
         }
 
