@@ -7,9 +7,12 @@ start-up with the file, the line and the fix (the style of test_bad_input.py).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from apps import runtime
+from apps.sim import ButtonBot, ManualClock, demo_config
 from hw.tomlsource import ConfigError
 
 BUTTON_SEAT = '[seats.1]\nkind = "three"\nprevious = 5\nselect = 6\nnext = 13\n'
@@ -70,3 +73,23 @@ def test_a_phone_seat_the_table_cannot_serve_is_refused_with_its_line(
         parse(text)
     assert message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_a_mocked_table_plays_a_phone_seat_with_the_presses_its_phone_makes(
+    tmp_path: Path,
+) -> None:
+    """`tavola sim`/`demo`'s bot: a phone seat has no pin to press, so the bot hands the
+    table the button events a paired phone's commands become (apps/web/control.py)."""
+    config = demo_config("strozzi", 3, journal=tmp_path / "j.db", seed=4, phone=1)
+    clock = ManualClock()
+    table = runtime.Appliance(config, clock=clock, button_thread=False)
+    try:
+        assert "3" not in {b.seat for b in config.hw.buttons}
+        table.app.start()
+        bot = ButtonBot(table, clock, 4)
+        assert bot.play(3)
+        assert table.app.players == ["1", "2", "3"]
+        state = table.app.state
+        assert state is not None and any(a.player == 2 for a in state.history)
+    finally:
+        table.close()
