@@ -12,6 +12,8 @@ import json
 import threading
 from typing import Any
 
+from apps.table.render import pulse
+from apps.views.base import OFF, dim
 from apps.web.pairing import WINDOW_S
 
 from .conftest import Phone, Served
@@ -177,6 +179,12 @@ def test_seat_3_plays_a_whole_strozzi_game_from_its_phone(served) -> None:
         )
         checked += 1
         if not refused and s.table.app._waiting_seat() == "3":
+            # the seat has no buttons, but its LEDs prompt it as any seat's do
+            app, now = s.table.app, s.clock()
+            assert app.session is not None
+            frame = app.frame(now)
+            assert frame["seat.3.status"] == dim(app.session.colours[2], pulse(now)) != OFF
+            assert frame["seat.1.status"] != frame["seat.3.status"]
             before = s.table.app.version
             status, _ = stranger.post("/api/command", {"command": "select"})
             assert status == 403  # an unpaired phone cannot act for seat 3
