@@ -193,7 +193,30 @@ def parse(src: TomlSource) -> Config:
         bridge = replace(bridge, scanner=ScannerConfig())  # /dev/tavola-scanner, barcode
     w = WEB.read(src, ("web",), src.data.get("web", {}))
     web = WebConfig(enabled=w["enabled"], address=w["address"], port=w["port"])
+    check_phone_seats(src, hw, web)
     return Config(hw=hw, app=settings, source=src.name, bridge=bridge, web=web)
+
+
+def check_phone_seats(src: TomlSource, hw: HwConfig, web: WebConfig) -> None:
+    """A `kind = "phone"` seat is played only from a paired phone: it needs the phone page,
+    and a button at the table whose hold confirms the pairing (docs/phone.md)."""
+    phones = [s for s in hw.seats if s.kind == "phone"]
+    if not phones:
+        return
+    first = phones[0].name
+    if not web.enabled:
+        raise src.error(
+            ("seats", first, "kind"),
+            f"seat {first!r} is played from a phone, but the phone page is off: add "
+            '[web] enabled = true, or give the seat buttons (kind = "three" or "one")',
+        )
+    menu = any(b.button == "menu" for s in hw.seats if s.kind == "table" for b in s.buttons)
+    if not menu and not any(s.kind in ("three", "one") for s in hw.seats):
+        raise src.error(
+            ("seats", first, "kind"),
+            "a phone pairs only by a hold of a button at the table, and this table has none: "
+            "add [table] menu = <GPIO>, or a seat with buttons",
+        )
 
 
 def check_options(options: Section, games: list[str]) -> None:
@@ -297,7 +320,9 @@ class Appliance:
         }
         compositors["lobby"] = Compositor(lobby, {strip_name: hw.strip.count})
         seats = [
-            TableSeat(s.name, one_button=s.kind == "one") for s in hw.seats if s.kind != "table"
+            TableSeat(s.name, one_button=s.kind == "one", phone=s.kind == "phone")
+            for s in hw.seats
+            if s.kind != "table"
         ]
         self.app = TableApp(
             seats=seats,

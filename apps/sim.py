@@ -18,6 +18,7 @@ from typing import Any
 import engine
 from engine.core import CHANCE, Action, derive
 from hw.backends.mock import MockStrip
+from hw.events import InputEvent
 
 from . import runtime
 from .menu import DONE
@@ -53,19 +54,25 @@ def demo_config_text(
     strip: str = "mock",
     chance: str = "app",
     one_button: int = 0,
+    phone: int = 0,
     strip_keys: Mapping[str, str | int | float] | None = None,
     options: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
+    web: Mapping[str, str | int | bool] | None = None,
 ) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
-    `one_button` of them with a single button), undo/menu table buttons, a strip as long
-    as the game's layout (`strip_keys` adds backend keys, e.g. an Adalight port), the
-    game's `options` (`[app.options]`) and the players' `names`, seat 1 first."""
+    `phone` of them with no buttons, played from a phone, and the `one_button` before those
+    with a single button), undo/menu table buttons, a strip as long as the game's layout
+    (`strip_keys` adds backend keys, e.g. an Adalight port), the game's `options`
+    (`[app.options]`) and the players' `names`, seat 1 first; `web` is the `[web]` table
+    (phone seats turn it on, on loopback, when not given: a phone seat needs the page)."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
         lines.append(f"[seats.{s}]")
-        if s > seats - one_button:
+        if s > seats - phone:
+            lines += ['kind = "phone"', ""]
+        elif s > seats - phone - one_button:
             lines += ['kind = "one"', f"button = {next(pins)}", ""]
         else:
             lines += [
@@ -96,6 +103,10 @@ def demo_config_text(
             "[app.names]",
             *(f"{s} = {json.dumps(n)}" for s, n in enumerate(names, start=1) if n),
         ]
+    if web is None and phone:
+        web = {"enabled": True, "address": "127.0.0.1"}
+    if web:
+        lines += ["", "[web]", *(f"{k} = {json.dumps(v)}" for k, v in web.items())]
     return "\n".join(lines) + "\n"
 
 
@@ -112,6 +123,7 @@ def demo_config(
     strip: str = "mock",
     chance: str = "app",
     one_button: int = 0,
+    phone: int = 0,
     options: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
 ) -> runtime.Config:
@@ -124,6 +136,7 @@ def demo_config(
         strip=strip,
         chance=chance,
         one_button=one_button,
+        phone=phone,
         options=options,
         names=names,
     )
@@ -138,7 +151,12 @@ def _layout_count(game: str) -> int:
 
 
 class ButtonBot:
-    """Presses buttons on a mocked table to play random legal actions."""
+    """Presses buttons on a mocked table to play random legal actions.
+
+    A seat without buttons (`kind = "phone"`) is played through `hands[seat]` when given
+    (a test's phone, sending the command over HTTP), otherwise by the very button events
+    a paired phone's commands become (apps/web/control.py), handed to the table directly.
+    """
 
     def __init__(
         self,
@@ -156,9 +174,15 @@ class ButtonBot:
         self.on_press = on_press
         self.presses = 0
         self._stray = derive(seed, "stray")
+        #: seat -> what carries out its commands (next, previous, select, back) instead
+        self.hands: dict[str, Callable[[str], None]] = {}
 
     # --- the physical part ---------------------------------------------------------
     def press(self, seat: str, button: str, *, hold: bool = False) -> None:
+        table_seat = self.table.app.seats.get(seat)
+        if table_seat is not None and table_seat.phone:
+            self._phone_press(seat, button, hold=hold)
+            return
         buttons = self.table.buttons
         buttons.press_pin(seat, button, True)
         self.clock.advance(HOLD_S if hold else PRESS_S)
@@ -166,6 +190,18 @@ class ButtonBot:
         buttons.press_pin(seat, button, False)
         self.clock.advance(GAP_S)
         buttons.process()
+        self.presses += 1
+        self.pump()
+
+    def _phone_press(self, seat: str, button: str, *, hold: bool) -> None:
+        """A seat without pins: the events its phone's command makes, queued whole."""
+        now = self.clock()
+        self.table.dispatch(InputEvent(seat, button, "press", now))
+        if hold:
+            self.table.dispatch(InputEvent(seat, button, "long_press", now + HOLD_S))
+        self.clock.advance(HOLD_S if hold else PRESS_S)
+        self.table.dispatch(InputEvent(seat, button, "release", self.clock()))
+        self.clock.advance(GAP_S)
         self.presses += 1
         self.pump()
 
@@ -183,6 +219,12 @@ class ButtonBot:
 
     def command(self, seat: str, command: str) -> None:
         """previous / next / select / back as the seat's hardware does them."""
+        hands = self.hands.get(seat)
+        if hands is not None:
+            hands(command)
+            self.presses += 1
+            self.pump()
+            return
         one = self.table.app.seats[seat].one_button
         if one:
             self.press(seat, "button", hold=command == "select")

@@ -22,6 +22,9 @@ Example (see docs/wiring.md for the wiring behind it)::
     kind = "one"
     button = 19
 
+    [seats.3]
+    kind = "phone"          # no pins: this seat has no buttons
+
     [table]
     undo = 20
     menu = 21
@@ -82,6 +85,7 @@ RGB = tuple[int, int, int]
 BUTTONS_BY_KIND: dict[str, tuple[str, ...]] = {
     "three": ("previous", "select", "next"),
     "one": ("button",),
+    "phone": (),  # no buttons at all: the seat is played from elsewhere (hw does not say where)
 }
 TABLE_BUTTONS = ("undo", "menu")
 TABLE_SEAT = "table"
@@ -126,7 +130,7 @@ class ButtonSpec:
 @dataclass(frozen=True, slots=True)
 class SeatConfig:
     name: str
-    kind: str  # "three", "one" or "table"
+    kind: str  # "three", "one", "phone" (no buttons) or "table"
     buttons: tuple[ButtonSpec, ...]
     colour: RGB | None = None
 
@@ -259,7 +263,12 @@ BUTTONS = Table(
     *_PULL,
 )
 SEAT = Variants(
-    Key("kind", Choice(tuple(BUTTONS_BY_KIND)), "three", "three buttons, or one (tap and hold)"),
+    Key(
+        "kind",
+        Choice(tuple(BUTTONS_BY_KIND)),
+        "three",
+        "three buttons, one (tap and hold), or phone (no buttons)",
+    ),
     common=(Key("colour", COLOUR, None, "the seat's colour"), *_PULL),
     by={
         kind: Table(*(Key(b, GPIO, help="the GPIO number of that button") for b in names))

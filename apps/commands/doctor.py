@@ -444,6 +444,8 @@ class Doctor:
         results: dict[str, list[str]] = {}
         for seat in self.cfg.seats:
             words = []
+            if seat.kind == "phone":
+                words.append("no buttons: played from a paired phone, nothing to press")
             for spec in seat.buttons:
                 key = (spec.seat, spec.button)
                 got = answers.get(key)
@@ -457,7 +459,7 @@ class Doctor:
                     else f"answered as {_who_name(got[0])} {got[1]}"
                 )
                 words.append(f"{spec.button} GPIO{spec.pin} {state}")
-            results[_who(seat.buttons[0]) if seat.buttons else seat.name] = words
+            results[_who(seat.buttons[0]) if seat.buttons else _who_name(seat.name)] = words
         width = max((len(w) for w in results), default=0)
         for who, words in results.items():
             self.say(f"  {who:<{width}}  " + ", ".join(words))

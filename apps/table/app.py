@@ -78,10 +78,12 @@ class Output(Protocol):
 @dataclass
 class TableSeat:
     """A seat as the table uses it: its name and whether it has one button or three
-    (hw.config.SeatConfig is the hardware's: pins, pulls, colour)."""
+    (hw.config.SeatConfig is the hardware's: pins, pulls, colour). A `phone` seat has no
+    buttons: its paired phone makes the three-button seat's presses (apps/web/control.py)."""
 
     name: str
     one_button: bool = False
+    phone: bool = False
 
 
 class TableApp:

@@ -8,6 +8,12 @@
 3. The token is bound to that seat, server side; the phone's page now shows the seat's
    secrets and its choices. One phone per seat: pairing another replaces it.
 
+A seat without buttons (`kind = "phone"`) is paired the same way, but the phone names
+the seat it asks to play (POST /api/pair {"seat": "3"}) and the table says so; then the
+hold that confirms is one of the table's menu button, or of select at any seat with
+buttons: somebody at the table still has to agree. Revoking a phone seat's phone: while
+the game is paused, a hold of the table's undo button unpairs every phone seat's phone.
+
 One window at a time: a second phone asking meanwhile is told to wait, so the code said
 at the table belongs to one phone only. Revoking from the table: while the game is
 paused, holding select at a seat unpairs its phone. Tokens live in memory only: a
@@ -52,9 +58,11 @@ class Phone:
 
 @dataclass(frozen=True)
 class PairingOpened:
-    """On the table's queue: a phone asked to pair (the table says the code)."""
+    """On the table's queue: a phone asked to pair (the table says the code, and the
+    phone seat it asks to play, if any)."""
 
     code: str
+    seat: str | None = None
 
 
 class Pairings:
@@ -64,7 +72,8 @@ class Pairings:
         self.clock = clock
         self._lock = threading.Lock()
         self._phones: dict[str, Phone] = {}
-        self._window: tuple[str, float] | None = None  # (token, closes at)
+        self._window: tuple[str, float, str | None] | None = None  # (token, closes at, seat)
+        self.phone_seats: frozenset[str] = frozenset()  # seats with no buttons
         self._held: dict[tuple[str, str], InputEvent] = {}  # presses held back
         self._swallow: set[tuple[str, str]] = set()  # releases after a pairing hold
         self.changes = 0  # bumps on every pairing or unpairing (the page republishes)
@@ -72,9 +81,10 @@ class Pairings:
         self.label: Callable[[str], str] = lambda seat: f"seat {seat}"
 
     # --- the server's side ---------------------------------------------------------------
-    def request(self) -> Phone:
-        """A new unpaired token with its code, its window opened; PairingBusy when
-        another phone's window is open."""
+    def request(self, seat: str | None = None) -> Phone:
+        """A new unpaired token with its code, its window opened (for phone seat `seat`,
+        or for the seat whose hold confirms it); PairingBusy when another phone's window
+        is open."""
         now = self.clock()
         with self._lock:
             if self._window is not None and self._window[1] > now:
@@ -83,7 +93,7 @@ class Pairings:
                 self._drop_unpaired(self._window[0])
             phone = Phone(secrets.token_urlsafe(32), f"{secrets.randbelow(10000):04d}")
             self._phones[phone.token] = phone
-            self._window = (phone.token, now + WINDOW_S)
+            self._window = (phone.token, now + WINDOW_S, seat)
             unpaired = [t for t, p in self._phones.items() if p.seat is None]
             for token in unpaired[:-TOKENS_KEPT]:
                 del self._phones[token]
@@ -113,6 +123,11 @@ class Pairings:
         with self._lock:
             return self._left()
 
+    def window_seat(self) -> str | None:
+        """The phone seat the open window asks to play (None: the seat that confirms)."""
+        with self._lock:
+            return self._window[2] if self._window is not None and self._left() > 0 else None
+
     def paired_seats(self) -> list[str]:
         with self._lock:
             return sorted({p.seat for p in self._phones.values() if p.seat is not None})
@@ -132,10 +147,19 @@ class Pairings:
         """Take the table's input first (`Appliance.taps`) and speak with its voice."""
         self.say = table.app.say
         self.label = table.app.seat_label
+        self.phone_seats = frozenset(n for n, s in table.app.seats.items() if s.phone)
         table.taps.append(lambda ev: self.tap(table, ev))
-        table.handlers[PairingOpened] = lambda ev: self.say(
-            f"A phone asks to pair: its code is {ev.code}. To pair it, hold select at your "
-            f"seat within {WINDOW_S:g} s."
+        table.handlers[PairingOpened] = lambda ev: self.say(self._asked(ev))
+
+    def _asked(self, ev: PairingOpened) -> str:
+        if ev.seat is None:
+            return (
+                f"A phone asks to pair: its code is {ev.code}. To pair it, hold select at "
+                f"your seat within {WINDOW_S:g} s."
+            )
+        return (
+            f"A phone asks to play {self.label(ev.seat)}: its code is {ev.code}. To agree, "
+            f"hold menu at the table, or select at any seat with buttons, within {WINDOW_S:g} s."
         )
 
     def tap(self, table: Appliance, ev: Any) -> bool:
@@ -145,22 +169,25 @@ class Pairings:
         if not isinstance(ev, InputEvent):
             return False
         app = table.app
-        seat = app.seats.get(ev.seat)
-        if seat is None:
-            return False
-        button = "button" if seat.one_button else "select"
-        if ev.button != button:
-            return False
+        if ev.seat == "table":
+            if ev.button not in ("menu", "undo"):
+                return False
+        else:
+            seat = app.seats.get(ev.seat)
+            if seat is None or seat.phone:
+                return False
+            if ev.button != ("button" if seat.one_button else "select"):
+                return False
         key = (ev.seat, ev.button)
         if ev.kind == "press":
-            if self._gesture_open(app.mode, ev.seat):
+            if self._gesture_open(app.mode, ev.seat, ev.button):
                 self._held[key] = ev
                 return True
             return False
         if ev.kind == "long_press" and key in self._held:
             del self._held[key]
             self._swallow.add(key)
-            self._hold(app.mode, ev.seat)
+            self._hold(app.mode, ev.seat, ev.button)
             return True
         if ev.kind == "release":
             if key in self._swallow:
@@ -172,18 +199,29 @@ class Pairings:
             return False
         return False
 
-    def _gesture_open(self, mode: str, seat: str) -> bool:
+    def _gesture_open(self, mode: str, seat: str, button: str) -> bool:
+        """Whether a hold of `button` at `seat` would pair or unpair now."""
         with self._lock:
-            if self._left() > 0:
-                return True
-            return mode == "paused" and any(p.seat == seat for p in self._phones.values())
+            if self._left() > 0 and self._window is not None:
+                if self._window[2] is None:  # a seat with buttons confirms its own
+                    return seat != "table"
+                return button != "undo"  # a phone seat: menu, or select at any seat
+            if mode != "paused":
+                return False
+            if seat == "table":
+                owned = self.phone_seats if button == "undo" else frozenset()
+            else:
+                owned = frozenset({seat})
+            return any(p.seat in owned for p in self._phones.values())
 
-    def _hold(self, mode: str, seat: str) -> None:
-        """A hold at `seat`: pair the waiting phone, or (paused) unpair the seat's."""
+    def _hold(self, mode: str, at: str, button: str) -> None:
+        """A hold at `at`: pair the waiting phone (with its phone seat, or with `at`), or
+        (paused) unpair the seat's phone (undo at the table: the phone seats')."""
         with self._lock:
             window = self._window if self._left() > 0 else None
             if window is not None:
                 phone = self._phones.get(window[0])
+                seat = window[2] or at
                 self._window = None
                 if phone is not None:
                     for other in [t for t, p in self._phones.items() if p.seat == seat]:
@@ -197,11 +235,16 @@ class Pairings:
             elif mode != "paused":
                 text = "The pairing window has closed; ask again from the phone."
             else:
-                gone = [t for t, p in self._phones.items() if p.seat == seat]
+                seats = self.phone_seats if at == "table" else frozenset({at})
+                gone = [t for t, p in self._phones.items() if p.seat in seats]
+                named = sorted({p.seat for p in self._phones.values() if p.seat in seats})
                 for token in gone:
                     del self._phones[token]
                 self.changes += 1
-                text = f"{self.label(seat)[:1].upper()}{self.label(seat)[1:]}'s phone is unpaired."
+                text = " ".join(
+                    f"{self.label(s)[:1].upper()}{self.label(s)[1:]}'s phone is unpaired."
+                    for s in named
+                )
         self.say(text)
 
 

@@ -11,7 +11,8 @@ Routes (docs/phone.md):
     GET  /                      the page (index.html, app.js, style.css: no CDN)
     GET  /api/state             the table now: public, plus the paired seat's secrets
     GET  /api/events            the same, pushed by server-sent events on every change
-    POST /api/pair              ask to pair this phone (a code; a hold at the table confirms)
+    POST /api/pair              ask to pair this phone (a code; a hold at the table confirms);
+                                {"seat": "3"} asks to play seat 3, a seat without buttons
     POST /api/unpair            forget this phone's pairing
     POST /api/command           a paired seat's press: {"command": ..., "index": ...}
     GET  /api/settings          the settings a player may change (apps.web.settings)
@@ -203,8 +204,13 @@ class PhonePage:
 
     def _extra(self) -> dict[str, Any]:
         return {
-            "pairing": {"open": self.pairings.window_left() > 0, "changes": self.pairings.changes},
+            "pairing": {
+                "open": self.pairings.window_left() > 0,
+                "changes": self.pairings.changes,
+                "seat": self.pairings.window_seat(),
+            },
             "paired_seats": self.pairings.paired_seats(),
+            "phone_seats": sorted(self.pairings.phone_seats),
             "board": self.table.app.version if self.table is not None else 0,
         }
 
@@ -466,21 +472,36 @@ class PhonePage:
 
     # --- pairing ---------------------------------------------------------------------------
     async def pair(self, request: web.Request) -> web.Response:
-        await self._json(request)
+        body = await self._json(request)
         if self.table is None:
             raise Refused(503, "the table is not running")
+        seat = body.get("seat")
+        phone_seats = sorted(self.pairings.phone_seats)
+        if seat is not None and (not isinstance(seat, str) or seat not in phone_seats):
+            raise Refused(
+                400,
+                f"{seat!r} is not a seat without buttons (those: "
+                f"{', '.join(phone_seats) or 'none'}); a seat with buttons pairs by a hold of "
+                "its own select",
+            )
         try:
-            phone = self.pairings.request()
+            phone = self.pairings.request(seat)
         except PairingBusy as exc:
             raise Refused(409, str(exc), retry=exc.seconds) from None
-        self.table.events.put(PairingOpened(phone.code))
+        self.table.events.put(PairingOpened(phone.code, seat))
         left = self.pairings.window_left()
+        how = (
+            "Hold select at your seat"
+            if seat is None
+            else f"To play seat {seat}, ask someone at the table to hold menu (or select at "
+            "any seat with buttons)"
+        )
         response = web.json_response(
             {
                 "code": phone.code,
                 "seconds": round(left),
-                "say": f"Your code is {phone.code}. Hold select at your seat within "
-                f"{round(left)} s to pair this phone.",
+                "say": f"Your code is {phone.code}. {how} within {round(left)} s to pair "
+                "this phone.",
             },
             status=201,
         )

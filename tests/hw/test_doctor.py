@@ -357,3 +357,14 @@ def test_a_pin_driver_failing_at_release_ends_in_a_note_not_a_traceback(
     assert "pins:         releasing them failed ('GPIO busy'); they are freed on exit" in out
     assert out.splitlines()[-1] == "result:       all good"
     assert rc == 0
+
+
+def test_doctor_says_a_phone_seat_has_nothing_to_press(
+    tmp_path: Path, mock_factory: MockFactory
+) -> None:
+    text = SMALL.replace("[table]", '[seats.3]\nkind = "phone"\n[table]')
+    rc, out = run(text, tmp_path)
+    lines = out.splitlines()
+    assert rc == 0, lines
+    assert "  seat 3  no buttons: played from a paired phone, nothing to press" in lines
+    assert "  5 of 5 buttons responded" in lines

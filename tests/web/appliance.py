@@ -97,14 +97,23 @@ class Running:
 
 
 @contextlib.contextmanager
-def appliance(tmp: Path, game: str = "strozzi", *, seed: int = 3) -> Iterator[Running]:
-    """`tavola run` on a mocked table with `[web]` on loopback and an emulated board."""
+def appliance(
+    tmp: Path, game: str = "strozzi", *, seed: int = 3, phone: int = 0
+) -> Iterator[Running]:
+    """`tavola run` on a mocked table with `[web]` on loopback and an emulated board (the
+    last `phone` seats without buttons)."""
     link = tmp / "tavola-mcu"
     mcu = McuEmulator(link)
     port = free_port()
-    text = demo_config_text(game, PLAYERS[game], journal=tmp / "journal.db", seed=seed)
+    text = demo_config_text(
+        game,
+        PLAYERS[game],
+        journal=tmp / "journal.db",
+        seed=seed,
+        phone=phone,
+        web={"enabled": True, "address": "127.0.0.1", "port": port},
+    )
     text += f'\n[mcu]\npath = "{link}"\n'
-    text += f'\n[web]\nenabled = true\naddress = "127.0.0.1"\nport = {port}\n'
     config = tmp / "tavola.toml"
     config.write_text(text)
     log = tmp / "tavola.log"

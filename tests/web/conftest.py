@@ -135,10 +135,18 @@ def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         names: tuple[str, ...] = (),
         limits: dict[str, tuple[float, float]] | None = None,
         options: dict[str, Any] | None = None,
+        phone: int = 0,
     ) -> Served:
         journal = tmp_path / f"{game}-{len(made)}.db"
         config = demo_config(
-            game, players, journal=journal, seed=seed, chance=chance, names=names, options=options
+            game,
+            players,
+            journal=journal,
+            seed=seed,
+            chance=chance,
+            names=names,
+            options=options,
+            phone=phone,
         )
         page = PhonePage(
             WebConfig(enabled=True, address="127.0.0.1", port=0),

@@ -126,3 +126,46 @@ def test_the_page_fits_a_phone_and_shows_each_game(chromium, tmp_path: Path) -> 
             page.screenshot(path=str(shot), full_page=True)
             assert shot.stat().st_size > 5000
             page.context.close()
+
+
+def test_a_seat_without_buttons_pairs_and_plays_from_the_page(chromium, tmp_path: Path) -> None:
+    """Seat 3 has no buttons: its phone asks for it by name, a hold of menu at the table
+    agrees, and the seat joins and chooses by taps on the page."""
+    with appliance(tmp_path, phone=1) as table:
+        page = open_page(chromium, table)
+        expect(page.locator("#status")).to_contain_text("Seating")
+        page.get_by_role("button", name="Play seat 3 (no buttons)").click()
+        expect(page.locator("#code")).to_have_text(re.compile(r"^\d{4}$"))
+        expect(page.locator("#you")).to_contain_text("someone there holds menu")
+        said = table.wait(
+            lambda v: any("asks to play seat 3" in line for line in v["public"]["log"])
+        )
+        assert any(page.locator("#code").inner_text() in line for line in said["public"]["log"])
+        table.press("table", "menu", hold=True)
+        expect(page.locator("#you")).to_contain_text("This phone plays seat 3")
+        expect(page.get_by_role("button", name="Play seat 3 (no buttons)")).to_have_count(0)
+        for seat in ("1", "2"):
+            table.press(seat)
+        page.get_by_role("button", name="Join").click()
+        table.wait(lambda v: v["public"]["joined"] == ["1", "2", "3"])
+        table.press("table", "menu")
+        table.wait(lambda v: v["public"]["mode"] == "setup" and not v["public"]["menu"])
+        table.press("1")
+        view = table.wait(lambda v: v["public"]["mode"] == "playing" and v["public"]["turn"])
+        for _ in range(200):  # seats 1 and 2 take the word under their cursor
+            turn = view["public"]["turn"]
+            if turn and turn["seat"] == "3" and view["public"]["menu"]:
+                break
+            before = (view["public"]["board"], view["public"]["menu"])
+            table.press(turn["seat"] if turn and turn["seat"] in ("1", "2") else "1")
+            view = table.wait(lambda v, b=before: (v["public"]["board"], v["public"]["menu"]) != b)
+        else:
+            raise AssertionError("seat 3's turn never came")
+        expect(page.locator("#secrets")).to_contain_text("money")
+        choices = page.locator("#options button")
+        expect(choices.first).to_be_visible()
+        before_log = page.locator("#log li").count()
+        choices.nth(choices.count() - 1).click()
+        page.locator("#confirm").click()
+        expect(page.locator("#log li")).not_to_have_count(before_log)
+        assert table.phone().state()["public"]["turn"] is not None

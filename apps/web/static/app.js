@@ -80,12 +80,24 @@ function renderSeat(pub, you, priv) {
     let who = "seat " + you.seat;
     if (seat) who = (seat.name === who ? who : seat.name + " at seat " + you.seat) + " (" + seat.colour_name + ")";
     text($("you"), "This phone plays " + who + ".");
+  } else if (you.asked && pub.pairing && pub.pairing.open && pub.pairing.seat) {
+    text($("you"), "Waiting for the table: someone there holds menu (or select at any seat with buttons) to let this phone play seat " + pub.pairing.seat + ".");
   } else if (you.asked && pub.pairing && pub.pairing.open) {
     text($("you"), "Waiting for the table: hold select at your seat to pair this phone.");
   } else {
     text($("you"), "Watching. Pair this phone with your seat to play from it and see your own secrets.");
   }
   $("pair").hidden = paired;
+  // seats without buttons: a phone asks for one by name (the table still confirms)
+  const phoneSeats = paired ? [] : (pub.phone_seats || []).filter((s) => !(pub.paired_seats || []).includes(s));
+  $("pair-phone").replaceChildren(...phoneSeats.map((seat) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pair-seat";
+    text(b, "Play seat " + seat + " (no buttons)");
+    b.addEventListener("click", () => askToPair({ seat: seat }));
+    return b;
+  }));
   const code = $("code");
   code.hidden = paired || !you.asked || !(pub.pairing && pub.pairing.open);
   text(code, you.code || "");
@@ -192,22 +204,25 @@ function connect() {
 }
 
 // --- buttons ------------------------------------------------------------------------------
+async function askToPair(body) {
+  // {} pairs with the seat whose select is held; {seat} asks to play a seat without buttons
+  const answer = await post("/api/pair", body);
+  if (!answer) return;
+  connect(); // the stream now carries this phone's new cookie
+  const code = $("code");
+  code.hidden = false;
+  text(code, answer.code);
+  let left = answer.seconds;
+  clearInterval(countdown);
+  say(answer.say, true);
+  countdown = setInterval(() => {
+    left -= 1;
+    if (left <= 0 || (view && view.you.paired)) { clearInterval(countdown); say(view && view.you.paired ? "Paired." : "The pairing window closed; ask again.", view && view.you.paired); }
+  }, 1000);
+}
+
 function wire() {
-  $("pair").addEventListener("click", async () => {
-    const answer = await post("/api/pair", {});
-    if (!answer) return;
-    connect(); // the stream now carries this phone's new cookie
-    const code = $("code");
-    code.hidden = false;
-    text(code, answer.code);
-    let left = answer.seconds;
-    clearInterval(countdown);
-    say(answer.say, true);
-    countdown = setInterval(() => {
-      left -= 1;
-      if (left <= 0 || (view && view.you.paired)) { clearInterval(countdown); say(view && view.you.paired ? "Paired." : "The pairing window closed; ask again.", view && view.you.paired); }
-    }, 1000);
-  });
+  $("pair").addEventListener("click", () => askToPair({}));
   $("unpair").addEventListener("click", async () => {
     if (await post("/api/unpair", {})) connect();
   });
