@@ -300,6 +300,11 @@ async function saveSettings() {
   $("settings-save").disabled = true;
   const [status, answer] = await send("/api/settings", changes);
   $("settings-save").disabled = false;
+  if (status === 409) { // the file changed meanwhile: show it as it is now, never undo that
+    await loadSettings();
+    text(said, answer.error + " The form now shows the file as it is; change it again.");
+    return;
+  }
   if (status !== 200) {
     text(said, answer.error); // the server's own words; the form keeps what was typed
     const bad = answer.key && $("settings-fields").querySelector('[data-key="' + answer.key + '"]');
