@@ -113,6 +113,7 @@ class Snapshots:
             self.sentences.said,
             app.choice,
             tuple(app.seating.joined),
+            tuple(sorted(app.names.items())),  # a reload renames seats (apps.web.settings)
             tuple((s, m.prefix, m.index) for s, m in app.menus.items()),
             json.dumps(extra, sort_keys=True),
         )

@@ -3,7 +3,7 @@
 Each game runs in a real `tavola run` on a mocked table (tests/web/appliance.py), the
 seat to act pairs a Chromium page at 360 px wide by a hold of its select button, and
 the page, with a choice tapped (lit on the board, not yet confirmed), is saved as
-docs/phone/<game>.png.
+docs/phone/<game>.png; Strozzi's settings form as docs/phone/settings.png.
 """
 
 from __future__ import annotations
@@ -43,6 +43,12 @@ def main(out: Path = OUT) -> int:
                 path = out / f"{game}.png"
                 page.screenshot(path=str(path), full_page=True)
                 print(f"wrote {path}")
+                if game == "strozzi":  # the settings form, as a paired phone sees it
+                    form = page.locator("#settings-section")
+                    expect(page.locator("#settings")).to_be_visible()
+                    path = out / "settings.png"
+                    form.screenshot(path=str(path))
+                    print(f"wrote {path}")
                 page.context.close()
         chromium.close()
     return 0

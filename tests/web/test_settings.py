@@ -16,6 +16,7 @@ import sys
 import textwrap
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -340,6 +341,25 @@ def test_reload_applies_names_and_lights_at_once_the_rest_after_a_restart(
         assert table.reload(runtime.load(path)) == ["[app]"]
     finally:
         table.close()
+
+
+def test_a_reload_that_renames_a_seat_reaches_the_open_pages(served) -> None:
+    """Nothing else changes at a reload, yet every page must show the new name."""
+    table = served()
+    bot = table.bot
+    assert bot is not None
+    for seat in ("1", "2", "3"):
+        bot.press(seat, "select")  # join
+    bot.press("table", "menu")  # start
+    table.table.watch()
+    phone = table.phone()
+    seats = {s["seat"]: s["name"] for s in phone.state()["public"]["seats"]}
+    assert seats["2"] == "seat 2"
+    config = table.table.config
+    table.table.reload(replace(config, app=replace(config.app, names={"2": "Ben"})))
+    table.table.watch()  # what the main loop does after the reload
+    seats = {s["seat"]: s["name"] for s in phone.state()["public"]["seats"]}
+    assert seats == {"1": "seat 1", "2": "Ben", "3": "seat 3"}
 
 
 def candidates(setting: dict[str, Any]) -> list[Any]:

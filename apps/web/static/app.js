@@ -14,23 +14,29 @@ function say(message, ok) {
   m.className = ok ? "ok" : "";
 }
 
-async function post(path, body) {
+// [status, answer], or [0, {error}] when the table cannot be reached
+async function send(path, body) {
   let response;
   try {
     response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Tavola": "1" },
-      body: JSON.stringify(body || {}),
+      method: body === undefined ? "GET" : "POST",
+      headers: body === undefined ? {} : { "Content-Type": "application/json", "X-Tavola": "1" },
+      body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });
   } catch (e) {
-    say("The table cannot be reached: " + e.message);
-    return null;
+    return [0, { error: "The table cannot be reached: " + e.message }];
   }
   let answer = {};
   try { answer = await response.json(); } catch (e) { answer = {}; }
-  if (!response.ok) {
-    say(answer.error || ("The table refused (" + response.status + ")."));
+  if (!response.ok && !answer.error) answer.error = "The table refused (" + response.status + ").";
+  return [response.status, answer];
+}
+
+async function post(path, body) {
+  const [status, answer] = await send(path, body || {});
+  if (status < 200 || status > 299) {
+    say(answer.error);
     return null;
   }
   say("");
@@ -61,6 +67,7 @@ function render(v) {
   renderSeat(pub, you, priv);
   renderChoices(pub, you, priv);
   renderControls(pub, you);
+  if (you.paired !== settingsFor) pairedChanged(you.paired);
   renderScores(pub);
   const checklist = $("checklist");
   checklist.replaceChildren(...pub.checklist.map(li));
@@ -190,6 +197,143 @@ function renderScores(pub) {
   $("result").replaceChildren(...pub.result.map(li));
 }
 
+// --- settings: the form is built from GET /api/settings, so the page offers what the
+// config file's schema allows; the server checks every change as `tavola run` would
+let settingsFor = null; // whether the form was built for a paired phone
+let shown = {}; // key -> the setting as last loaded; Save sends what differs from it
+const GROUPS = { game: "Game", lights: "Lights", players: "Players" };
+
+function pairedChanged(paired) {
+  settingsFor = paired;
+  $("settings").hidden = true;
+  $("settings-fields").replaceChildren();
+  text($("settings-said"), "");
+  text($("settings-note"), paired ? "Reading the settings…" : "Pairing is needed to change the settings: pair this phone with your seat.");
+  if (paired) loadSettings();
+}
+
+async function loadSettings() {
+  const [status, answer] = await send("/api/settings");
+  if (status !== 200 || answer.error) {
+    text($("settings-note"), answer.error);
+    return;
+  }
+  shown = {};
+  const sets = {};
+  const others = el("details");
+  others.append(el("summary", "Options of the other games"));
+  for (const s of answer.settings) {
+    shown[s.key] = s;
+    if (!sets[s.group]) {
+      sets[s.group] = el("fieldset");
+      sets[s.group].append(el("legend", GROUPS[s.group] || s.group));
+    }
+    (s.applies === false ? others : sets[s.group]).append(settingRow(s));
+  }
+  if (others.children.length > 1) (sets.game || $("settings-fields")).append(others);
+  $("settings-fields").replaceChildren(...Object.values(sets));
+  text($("settings-note"), "Changes are written to " + answer.file + "; the old file is kept as " + answer.file + ".bak.");
+  $("settings").hidden = false;
+}
+
+function el(tag, words) { const e = document.createElement(tag); if (words != null) text(e, words); return e; }
+
+function settingRow(s) {
+  const id = "set-" + s.key.replace(/\./g, "-");
+  const label = el("label", s.label.charAt(0).toUpperCase() + s.label.slice(1));
+  label.htmlFor = id;
+  let input;
+  if (s.kind === "choice") {
+    input = el("select");
+    s.choices.forEach((c, i) => {
+      const o = el("option", c.label + (c.value === s.default ? " (default)" : ""));
+      o.value = String(i);
+      input.append(o);
+    });
+    input.value = String(Math.max(0, s.choices.findIndex((c) => c.value === s.value)));
+  } else {
+    input = el("input");
+    if (s.kind === "number") {
+      input.type = "number";
+      input.step = "any";
+      input.inputMode = "decimal";
+      if (s.min != null || s.above != null) input.min = String(s.min != null ? s.min : s.above);
+      if (s.max != null) input.max = String(s.max);
+      input.placeholder = s.default == null ? "none" : String(s.default);
+    } else if (s.kind === "name") {
+      input.type = "text";
+      input.maxLength = s.longest;
+      input.autocomplete = "off";
+      input.placeholder = s.label.toLowerCase();
+    } else {
+      input.type = "color";
+    }
+    input.value = s.value == null ? "" : String(s.value);
+  }
+  input.id = id;
+  input.dataset.key = s.key;
+  input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  const row = el("div");
+  row.className = "setting";
+  row.append(label, input, el("p", s.help + (s.takes_effect === "restart" ? " (after a restart)" : "")));
+  return row;
+}
+
+// the value a control stands for, as the config file would have it
+function valueOf(s, input) {
+  if (s.kind === "choice") return s.choices[Number(input.value)].value;
+  const typed = input.value.trim();
+  if (s.kind === "number") return typed === "" ? null : Number(typed);
+  return typed === "" ? null : typed;
+}
+
+function labels(keys) { return keys.map((k) => shown[k] ? shown[k].label : k).join(", "); }
+
+async function saveSettings() {
+  const said = $("settings-said");
+  said.className = "";
+  const changes = {};
+  for (const input of $("settings-fields").querySelectorAll("[data-key]")) {
+    const s = shown[input.dataset.key];
+    input.removeAttribute("aria-invalid");
+    if (input.validity && input.validity.badInput) {
+      input.setAttribute("aria-invalid", "true");
+      text(said, s.label + ": not a number.");
+      input.focus();
+      return;
+    }
+    const value = valueOf(s, input);
+    if (value !== s.value) changes[s.key] = value;
+  }
+  if (!Object.keys(changes).length) {
+    text(said, "Nothing to save: no setting was changed.");
+    return;
+  }
+  $("settings-save").disabled = true;
+  const [status, answer] = await send("/api/settings", changes);
+  $("settings-save").disabled = false;
+  if (status === 409) { // the file changed meanwhile: show it as it is now, never undo that
+    await loadSettings();
+    text(said, answer.error + " The form now shows the file as it is; change it again.");
+    return;
+  }
+  if (status !== 200) {
+    text(said, answer.error); // the server's own words; the form keeps what was typed
+    const bad = answer.key && $("settings-fields").querySelector('[data-key="' + answer.key + '"]');
+    if (bad) { bad.setAttribute("aria-invalid", "true"); bad.focus(); }
+    return;
+  }
+  let words = answer.changed.length ? "Saved: " + labels(answer.changed) + "." : "Nothing changed.";
+  if (answer.now.length) {
+    words += answer.reloaded ? " Took effect now: " + labels(answer.now) + "."
+      : " Takes effect when the table reloads its settings: " + labels(answer.now) + ".";
+  }
+  if (answer.restart.length) words += " Needs a restart of the table: " + labels(answer.restart) + ".";
+  await loadSettings();
+  said.className = "ok";
+  text(said, words);
+}
+
 // --- live updates -----------------------------------------------------------------------
 let source = null;
 
@@ -236,6 +380,7 @@ function wire() {
     if (confirm("End this game without scoring it and choose a new one?")) command("new");
   });
   $("history-load").addEventListener("click", loadHistory);
+  $("settings").addEventListener("submit", (e) => { e.preventDefault(); saveSettings(); });
 }
 
 async function loadHistory() {
