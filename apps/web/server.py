@@ -234,7 +234,8 @@ class PhonePage:
         if self._error is not None:
             raise self._error
         log.info(
-            "Phone page at http://%s:%d/ (pair a phone: hold select at its seat when asked)",
+            "Phone page at http://%s:%d/ (pair a phone: when the table asks, hold select at "
+            "its seat, or menu for a seat without buttons)",
             self.config.url_host,
             self.port,
         )
