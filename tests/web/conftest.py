@@ -121,6 +121,19 @@ class Served:
         return phone
 
 
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, driven by Playwright (`playwright install` cannot download here)."""
+    from playwright.sync_api import sync_playwright
+
+    from .appliance import browser
+
+    with sync_playwright() as p:
+        b = browser(p)
+        yield b
+        b.close()
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
     made: list[tuple[Appliance, PhonePage, threading.Thread | None]] = []

@@ -34,6 +34,9 @@ from engine.core import CHANCE, Action, State
 from engine.core.rng import random_action
 from engine.strada_romana import StradaRomanaEndObservation
 
+from .appliance import CHROMIUM
+from .appliance import browser as launch
+
 NS = "{http://www.w3.org/2000/svg}"
 GAMES = ("strozzi", "florence", "strada_romana")
 
@@ -537,15 +540,6 @@ def test_strada_wagon_tile_stays_secret() -> None:
 
 
 # --- in a real browser ---------------------------------------------------------------------
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def showcase(game: str) -> str:
@@ -570,7 +564,7 @@ def test_boards_in_chromium(tmp_path: Path) -> None:
     out = Path(os.environ.get("TAVOLA_SCREENSHOTS") or tmp_path)
     out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2)
             errors: list[str] = []

@@ -13,19 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from .appliance import PLAYERS, Running, appliance, browser, pair, play_to_the_end
+from .appliance import PLAYERS, Running, appliance, pair, play_to_the_end
 
 PHONE = {"width": 360, "height": 780}
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_playwright() as p:
-        b = browser(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -11,25 +11,15 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from .appliance import Running, appliance, browser
+from .appliance import Running, appliance
 from .test_browser import open_page
 
 COMMENTED = "# the evening table: keep the lights low\n"
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    with sync_playwright() as p:
-        b = browser(p)
-        yield b
-        b.close()
 
 
 def pair_page(page: Page, table: Running, seat: str) -> None:
