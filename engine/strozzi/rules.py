@@ -734,7 +734,7 @@ def score_step(event: Event, names: SeatNamer) -> ScoreStep | None:
         )
     elif reason == "bonus":
         text = (
-            f"{who}'s marker is on the bonus space {d['space']} in "
+            f"{who}'s marker is on the bonus space {points} (space {d['space']}) in "
             f"{d['city'].capitalize()}: {points} more."
         )
     else:

@@ -19,7 +19,7 @@ PAYOUT = re.compile(
     r"Seat \d's ship is (1st|2nd|3rd) in (Venice|Rome|Naples): (15|10|5)\."
     r"|Seat \d's marker is (1st|2nd|3rd) in (Venice|Rome|Naples|Florence) "
     r"\(space \d+\): (15|10|5)\."
-    r"|Seat \d's marker is on the bonus space (5|10|15) in \w+: \d+ more\."
+    r"|Seat \d's marker is on the bonus space (5|10|15) \(space \d+\) in \w+: \7 more\."
 )
 
 
@@ -48,14 +48,14 @@ def test_the_table_says_each_payout_and_the_tie_break(make_table) -> None:
     for line in said[:end]:
         assert not re.search(r"\b(total|money|Scores?)\b|= \d", line), line
     assert said[end] == (
-        "Game over. Seat 2 wins 220-220-180-180. Seat 2 and seat 3 have 220 each; seat 2 "
+        "Game over. Seat 2 wins 220-220-195-185. Seat 2 and seat 3 have 220 each; seat 2 "
         "wins the tie with the better marker in Florence (space 6 against 5)."
     )
     assert said[end + 1 : end + 5] == [
-        "seat 1: ships 55, markers 70, bonus spaces 5, progress 50 = 180",
+        "seat 1: ships 55, markers 70, bonus spaces 20, progress 50 = 195",
         "seat 2: ships 50, markers 125, bonus spaces 5, progress 40 = 220",
         "seat 3: ships 100, markers 65, bonus spaces 5, progress 50 = 220",
-        "seat 4: ships 65, markers 100, bonus spaces 5, progress 10 = 180",
+        "seat 4: ships 65, markers 100, bonus spaces 10, progress 10 = 185",
     ]
     # every payout said adds up to the money revealed at the end
     state = table.app.state
@@ -91,7 +91,7 @@ def test_history_shows_one_games_log_and_breakdown_and_exports_it(tmp_path: Path
     assert shown[1].startswith("#1 draw: reveal ")
     assert "    Seat 4's ship is 1st in Venice: 15." in shown
     assert any(re.fullmatch(r"#\d+ seat \d: port (venice|rome|naples)", s) for s in shown)
-    assert shown[-5].startswith("Game over. Seat 2 wins 220-220-180-180. Seat 2 and seat 3")
+    assert shown[-5].startswith("Game over. Seat 2 wins 220-220-195-185. Seat 2 and seat 3")
     assert shown[-3] == "seat 2: ships 50, markers 125, bonus spaces 5, progress 40 = 220"
 
     target = tmp_path / "game.json"
@@ -99,7 +99,7 @@ def test_history_shows_one_games_log_and_breakdown_and_exports_it(tmp_path: Path
     assert f"tavola replay {target}" in said
     summary = json.loads(run("replay", str(target)).stdout)
     assert summary["ok"] and summary["over"]
-    assert summary["scores"] == [180, 220, 220, 180] and summary["winner"] == [1]
+    assert summary["scores"] == [195, 220, 220, 185] and summary["winner"] == [1]
     # never over a file of the user's
     before = target.read_bytes()
     again = run("history", "1", "--db", str(db), "--export", str(target), check=False)

@@ -172,9 +172,11 @@ def test_no_marker_past_bonus_space_15() -> None:
     """'Note: players cannot move their markers past the bonus space 15.'"""
     state = started(3)
     venice = city(state, "venice")
-    state.pos[venice][0] = 14
+    last = state.rules.last_space
+    assert state.rules.bonus[last] == 15  # the last space is the 15 bonus space
+    state.pos[venice][0] = last - 1
     PlacingTheShipCard.move(state, 0, venice, 3, [])
-    assert state.pos[venice][0] == state.rules.last_space == 15
+    assert state.pos[venice][0] == last
 
 
 def test_value_one_token_moves_its_port_marker_wherever_the_ship_went() -> None:
@@ -255,7 +257,7 @@ def _marker_money(state) -> list[int]:
         for seat, points in zip(scoring, (15, 10, 5), strict=False):
             money[seat] += points
         for seat in scoring:
-            money[seat] += {5: 5, 10: 10, 15: 15}.get(state.pos[c][seat], 0)
+            money[seat] += state.rules.bonus.get(state.pos[c][seat], 0)
     return money
 
 
@@ -264,7 +266,8 @@ def test_start_space_scores_nothing_and_bonus_spaces_pay() -> None:
     player has his marker on one of the bonus spaces (5, 10 or 15), he earns those points in
     addition to the others'."""
     state = started(3)
-    state.pos[city(state, "florence")] = [5, 0, 0]
+    five = next(space for space, points in state.rules.bonus.items() if points == 5)
+    state.pos[city(state, "florence")] = [five, 0, 0]
     state.phase = "scoring"
     events: list = []
     EndOfTheRound.score(state, events)
