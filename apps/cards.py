@@ -5,7 +5,7 @@ The registry is a TOML file, one table per game, written by `tavola cards learn 
 
     # scanned id = card
     [strozzi]
-    "04A1B2C3D4" = "draw 7"          # ship card 7
+    "04A1B2C3D4" = "draw 5 gold0 grain2 cloth2 scrolls0 token"  # a ship, by its face
     "04A1B2C3D5" = "reveal arts-2"   # one of the six arts-2 progress tokens
 
 A *card* is written in the game's chance notation (docs/notation.md), keeping
@@ -64,7 +64,9 @@ class CardRegistry:
                 raise src.error((game,), 'must be a table of "id" = "card"')
             for code, card in table.items():
                 if not isinstance(card, str) or not card.split():
-                    raise src.error((game, code), 'must be a card in notation, like "draw 7"')
+                    raise src.error(
+                        (game, code), 'must be a card in notation, like "reveal arts-2"'
+                    )
             games[game] = {code: " ".join(card.split()) for code, card in table.items()}
         return cls(path, games)
 

@@ -125,7 +125,7 @@ def strozzi_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
         tokens += "  " + ", ".join(f"{t.category} {t.value}" for t in obs.face_up)
     ship = "no ship in play"
     if isinstance(obs, StrozziObservation) and obs.ship is not None:
-        ship = f"ship {obs.ship.id}, {counted(obs.ship.sails, 'sail')}"
+        ship = obs.rules.words(obs.ship)
     lines.append(tokens)
     lines.append(f"in play  {ship} " + dots(frame, "strozzi.ship.sails", 9))
     lines.append(

@@ -176,6 +176,8 @@ class ButtonBot:
         self._stray = derive(seed, "stray")
         #: seat -> what carries out its commands (next, previous, select, back) instead
         self.hands: dict[str, Callable[[str], None]] = {}
+        #: each chance outcome entered on the buttons, with the presses it took
+        self.entered: list[tuple[str, int]] = []
 
     # --- the physical part ---------------------------------------------------------
     def press(self, seat: str, button: str, *, hold: bool = False) -> None:
@@ -345,8 +347,14 @@ class ButtonBot:
             if self.noise and self._stray.random() < self.noise:
                 self.stray_press(self._stray)
             seat, action = self.choose()
+            chance, before = (
+                app.state is not None and app.state.current_player() == CHANCE,
+                self.presses,
+            )
             for command in self.presses_for(seat, action):
                 self.command(seat, command)
+            if chance:  # a card entered on the buttons (`chance = "pick"`)
+                self.entered.append((action.text, self.presses - before))
 
 
 def final_lines(table: Appliance) -> list[str]:

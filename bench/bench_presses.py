@@ -19,6 +19,10 @@ fewer with a chance of at most min(1, 4/N). Its mean over the decisions of the g
 the largest share of them that any menu on three buttons could finish in 2 presses; below
 50%, a median of 2 is out of reach for these bots (multi-player Florence: its location,
 piece and target choices give tens of legal actions per decision).
+
+Last, Strozzi with `chance = "pick"`: the presses a ship entry takes when the seat enters
+the card the app turned up by its face (sails, then the words that still differ), with the
+shipped deck's faces and with `ships = "any"` (every face a card can show).
 """
 
 from __future__ import annotations
@@ -120,6 +124,38 @@ def run() -> list[str]:
                 f"    ... any 3-button menu: at most {best:.0%} of these decisions in <= 2 "
                 f"presses (median {statistics.median(widths):g} legal actions per decision)"
             )
+        lines += _ship_lines(tmp)
+    return lines
+
+
+def ship_entries(seed: int, tmp: Path, ships: str) -> list[int]:
+    """The presses each Strozzi ship entry took with `chance = "pick"`: the seat walks the
+    face's words (sails, then what still differs) to the card the app's deck turned up."""
+    clock = ManualClock()
+    config = demo_config(
+        "strozzi",
+        4,
+        journal=tmp / f"pick-{ships}-{seed}.db",
+        seed=seed,
+        chance="pick",
+        options={"ships": ships},
+    )
+    table = Appliance(config, clock=clock, button_thread=False, say=lambda _t: None)
+    bot = ButtonBot(table, clock, seed)
+    try:
+        table.app.start()
+        table.app.tick()
+        bot.play(4)
+    finally:
+        table.close()
+    return [n for text, n in bot.entered if text.startswith("draw ")]
+
+
+def _ship_lines(tmp: Path) -> list[str]:
+    lines = []
+    for ships, what in (("deck", "the shipped deck's faces"), ("any", 'ships = "any"')):
+        games = [ship_entries(seed, tmp, ships) for seed in SEEDS]
+        lines.append(_figures(f"strozzi 4 seats, pick: presses per ship entered, {what}", games))
     return lines
 
 

@@ -6,7 +6,7 @@ field for money: the secret cannot reach the board.
 
 from __future__ import annotations
 
-from engine.core import Action, Event, SeatNamer, State, counted, seat_name
+from engine.core import Action, Event, SeatNamer, State, seat_name
 from engine.strozzi import StrozziObservation
 from engine.strozzi.rules import Rules, Ship
 
@@ -60,8 +60,7 @@ class StrozziView(View):
         verb, _, arg = action.text.partition(" ")
         if verb == "draw":
             rules = _table(state).rules
-            ship = rules.ships[int(arg)]
-            return f"Ship {ship.id} comes up: {counted(ship.sails, 'sail')}, {cargo(rules, ship)}."
+            return f"The {rules.words(rules.ship(arg))} comes up."
         return f"Progress token {arg} is turned face up."
 
     def chance_actor(self, state: State) -> int | None:
@@ -94,16 +93,9 @@ class StrozziView(View):
 
 
 def cargo(rules: Rules, ship: Ship) -> str:
-    """What a ship card carries besides its sails: 'goods 1 Venice, 1 scroll'."""
-    goods = ", ".join(
-        f"{n} {port.capitalize()}" for port, n in zip(rules.ports, ship.goods, strict=True) if n
-    )
-    extras = [f"goods {goods}" if goods else "no goods"]
-    if ship.scrolls:
-        extras.append(counted(ship.scrolls, "scroll"))
-    if ship.token:
-        extras.append("a progress token")
-    return ", ".join(extras)
+    """What a ship card carries besides its sails, in words: '2 grain, 2 cloth, progress
+    token' (the part of `Rules.words` in parentheses)."""
+    return rules.words(ship).partition(" (")[2].removesuffix(")")
 
 
 def _tracks(obs: StrozziObservation, colours: tuple[Colour, ...], frame: ElementFrame) -> None:

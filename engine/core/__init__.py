@@ -3,6 +3,7 @@
 from .action import CHANCE, Action, Event, normalise
 from .data import DataError, GameData, Group, load_game_data
 from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
+from .faces import CardFaces
 from .fields import (
     LISTS,
     MAPPING,
@@ -39,6 +40,7 @@ __all__ = [
     "TUPLES",
     "Action",
     "Breakdown",
+    "CardFaces",
     "Codec",
     "DataError",
     "Event",

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 from .action import CHANCE, Action, Event, normalise
 from .data import GameData, load_game_data
 from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
+from .faces import CardFaces
 from .fields import Fields
 from .flow import Flow
 from .observation import Observation
@@ -175,6 +176,11 @@ class Game(ABC, Generic[S]):
         """The game's physical chance pieces that can carry a tag, as (card, copies in the
         box); a card is written in the chance notation (docs/cards.md). Empty: none."""
         return []
+
+    def card_faces(self, data: GameData) -> CardFaces | None:
+        """The game's cards that are entered by their face rather than by a name from
+        `card_catalogue` (engine.core.faces), if it has such cards; None: it has none."""
+        return None
 
     def flow_diagram(self) -> str:
         """The phase machine as Mermaid text, drawn from the game's `flow`."""

@@ -71,8 +71,9 @@ class StrozziObservation(Observation):
     """The progress tokens each seat has taken."""
     pile: int
     """Progress tokens left face down in the pile."""
-    ships_seen: tuple[int, ...]
-    """Ship cards turned over this round (taken or discarded), by number."""
+    ships_seen: tuple[str, ...]
+    """Ship cards turned over this round (taken or discarded), by face (`Ship.face`), one
+    entry per card: two cards showing one face appear twice."""
     deck_left: int
     """Ship cards left in this round's deck."""
     payouts: tuple[Payout, ...]
@@ -106,7 +107,7 @@ def observe(state: StrozziState, seat: int | None) -> StrozziObservation:
     public.update(
         rules=r,
         active=state.active,
-        ship=r.ships.get(state.ship),
+        ship=r.ship(state.ship) if state.ship else None,
         flag_on_ship=on_ship,
         taker=state.taker if state.taker >= 0 else None,
         flags=tuple(map(tuple, state.flags)),
@@ -115,7 +116,7 @@ def observe(state: StrozziState, seat: int | None) -> StrozziObservation:
         face_up=tuple(map(token, state.face_up)),
         tokens=tuple(tuple(map(token, held)) for held in state.tokens),
         pile=sum(state.pile.values()),
-        ships_seen=tuple(sorted(state.seen)),
+        ships_seen=tuple(f for f, n in sorted(state.seen.items()) for _ in range(n)),
         deck_left=r.deck_size(n) - state.drawn,
         payouts=state.payouts,
     )

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import product
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -21,7 +23,9 @@ from engine.core import (
     MAPPING,
     SCALAR,
     SCALARS,
+    CardFaces,
     Codec,
+    DataError,
     Event,
     Field,
     Fields,
@@ -83,14 +87,15 @@ PIRATE, PLUS, GOODS = "pirate", "plus", "goods"
 # --- named data -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ship:
-    """A ship card: its number, sails, goods per port (in port order), scrolls, and
-    whether it shows the progress-token symbol."""
+    """A ship card's face, all the rules read of it: sails, goods per port (in port
+    order), scrolls, whether it shows the progress-token symbol, and `face`, the same in
+    notation (`5 gold0 grain2 cloth2 scrolls0 token`). Two cards may show one face."""
 
-    id: int
     sails: int
     goods: tuple[int, ...]
     scrolls: int
     token: bool
+    face: str
 
 
 class Token(NamedTuple):
@@ -103,12 +108,12 @@ class Token(NamedTuple):
 
 
 class PortEntry(NamedTuple):
-    """A ship at a port: its speed (sails, +1 for a +1 flag), whose it is, the card, the
-    flag placed with it. Stored as an array, as before it had a name."""
+    """A ship at a port: its speed (sails, +1 for a +1 flag), whose it is, the card's face
+    (`Ship.face`), the flag placed with it. Stored as an array, as before it had a name."""
 
     speed: int
     seat: int
-    ship: int
+    ship: str
     flag: str
 
 
@@ -124,17 +129,32 @@ class Payout(NamedTuple):
 
 
 # --- Components ------------------------------------------------------------------------
+SAILS = range(1, 9)  # "Every ship has a number of sails shown on it (from 1 to 8)"
+SCROLLS = range(0, 3)  # "If the ship card shows one or two scrolls"
+GOODS_SHOWN = range(0, 4)  # goods symbols of one port on a card (the cards show up to 3)
+TOKENS_PER_CATEGORY = 12  # "36 progress tokens (12 each for arts, sciences and architecture)"
+TOKEN_VALUES = (1, 2)  # "The token has a value of 1 or 2"
+TOKEN, NO_TOKEN = "token", "no-token"
+CARD_KEYS = ("sails", "goods", "scrolls", "token")
+
+
 @dataclass(frozen=True)
 class Rules:
     """Components: the ship cards, tracks, flags and progress tokens of one data set,
     compiled once so states carry no parsing. Public, and immutable all the way down,
-    so observations carry it as it is."""
+    so observations carry it as it is.
+
+    The deck is compiled to faces: `ships` maps each face the deck shows to its `Ship`
+    (by sails, then notation), `copies` to the number of cards showing it."""
 
     ports: tuple[str, ...]
+    goods: tuple[str, ...]
     cities: tuple[str, ...]
     flags: tuple[str, ...]
     rounds: int
-    ships: Mapping[int, Ship]
+    ships: Mapping[str, Ship]
+    copies: Mapping[str, int]
+    cards: int
     removed: Mapping[int, int]
     ship_points: tuple[int, ...]
     marker_points: tuple[int, ...]
@@ -144,63 +164,224 @@ class Rules:
     categories: tuple[str, ...]
     token_counts: Mapping[str, int]
     tokens: Mapping[str, Token]
-    draw_texts: Mapping[int, str]
+    draw_texts: Mapping[str, str]
 
     @classmethod
     def from_data(cls, data: GameData) -> Rules:
         ports = tuple(data["cities"]["ports"])
+        goods = _good_names(data, ports)
+        categories = tuple(data["progress_scoring"]["categories"])
         counts = dict(data["progress_tokens"]["counts"])
-        ships = {s.id: s for g in ("ships_example", "ships") for s in _ships(data[g], ports)}
+        tokens = {name: _token(name, ports) for name in counts}
+        _check_tokens(tokens, counts, categories)
+        cards = int(data["deck"]["cards"])
+        deck = _ships(data["ships"], "ships", ports, goods)
+        if len(deck) != cards:
+            raise DataError(
+                f"[ships] lists {counted(len(deck), 'card')}; the rulebook's deck has "
+                f"{cards} ([deck] cards)"
+            )
+        _ships(data["ships_example"], "ships_example", ports, goods)  # the same checks
+        copies: dict[str, int] = {}
+        faces: dict[str, Ship] = {}
+        for ship in sorted(deck, key=_face_order):
+            copies[ship.face] = copies.get(ship.face, 0) + 1
+            faces[ship.face] = ship
         return cls(
             ports=ports,
+            goods=goods,
             cities=tuple(data["cities"]["all"]),
             flags=tuple(data["flags"]["kinds"]),
             rounds=int(data["rounds"]["count"]),
-            ships=MappingProxyType(ships),
+            ships=MappingProxyType(faces),
+            copies=MappingProxyType(copies),
+            cards=cards,
             removed=MappingProxyType({int(k): int(v) for k, v in data["deck"]["removed"].items()}),
             ship_points=tuple(data["ship_scoring"]["points"]),
             marker_points=tuple(data["marker_scoring"]["points"]),
             last_space=int(data["track"]["last_space"]),
             bonus=MappingProxyType({int(k): int(v) for k, v in data["track"]["bonus"].items()}),
             progress_points=tuple(data["progress_scoring"]["points"]),
-            categories=tuple(data["progress_scoring"]["categories"]),
+            categories=categories,
             token_counts=MappingProxyType(counts),
-            tokens=MappingProxyType({name: _token(name, ports) for name in counts}),
-            draw_texts=MappingProxyType({i: f"draw {i}" for i in sorted(ships)}),
+            tokens=MappingProxyType(tokens),
+            draw_texts=MappingProxyType({f: f"draw {f}" for f in faces}),
         )
 
     def deck_size(self, players: int) -> int:
-        return len(self.ships) - self.removed[players]
+        return self.cards - self.removed[players]
 
     def florence(self) -> int:
         """The city index of Florence, the last city: not a port, scrolls move it."""
         return len(self.cities) - 1
 
     def catalogue(self) -> list[tuple[str, int]]:
-        """The tagged pieces: every ship card once, each progress token with its count."""
-        ships = [(f"draw {i}", 1) for i in sorted(self.ships)]
+        """The tagged pieces: every ship face with its copies, each progress token with its
+        count."""
+        ships = [(text, self.copies[face]) for face, text in self.draw_texts.items()]
         return ships + [(f"reveal {name}", n) for name, n in self.token_counts.items()]
 
+    # --- faces ---------------------------------------------------------------------------
+    def ship(self, face: str) -> Ship:
+        """The `Ship` of a face in notation, in the deck or not (KeyError if malformed)."""
+        ship = self.ships.get(face)
+        if ship is None:
+            ship = self.every_face[face]
+        return ship
 
-def _ships(group: Any, ports: tuple[str, ...]) -> list[Ship]:
-    return [
-        Ship(
-            int(card["id"]),
-            int(card["sails"]),
-            tuple(int(card["goods"].get(p, 0)) for p in ports),
-            int(card["scrolls"]),
-            bool(card["token"]),
+    @cached_property
+    def every_face(self) -> Mapping[str, Ship]:
+        """Every face the rulebook allows (sails 1-8, 0-3 goods per port, 0-2 scrolls, a
+        token or not), by sails then notation: the draws of `ships = "any"`."""
+        every = [
+            _face(self.goods, sails, goods, scrolls, token)
+            for sails in SAILS
+            for goods in product(GOODS_SHOWN, repeat=len(self.ports))
+            for scrolls in SCROLLS
+            for token in (False, True)
+        ]
+        return MappingProxyType({s.face: s for s in sorted(every, key=_face_order)})
+
+    @cached_property
+    def every_draw(self) -> tuple[str, ...]:
+        return tuple(f"draw {face}" for face in self.every_face)
+
+    def parse(self, text: str) -> Ship | None:
+        """The face a person typed in notation, exactly (None if it is not one)."""
+        return self.every_face.get(" ".join(text.split()))
+
+    def form(self) -> str:
+        """The notation of a ship draw, in words for a refusal."""
+        goods = " ".join(f"{g}<n>" for g in self.goods)
+        return f"draw <sails> {goods} scrolls<n> {TOKEN}|{NO_TOKEN}"
+
+    def example(self) -> str:
+        return f"draw {next(iter(self.ships))}"
+
+    def words(self, ship: Ship) -> str:
+        """A face in words for sentences: '5-sail ship (2 grain, 2 cloth, progress token)',
+        after 'the' or `article`. Only what the card shows; the rules need nothing more."""
+        shown = [f"{n} {g}" for g, n in zip(self.goods, ship.goods, strict=True) if n]
+        if ship.scrolls:
+            shown.append(counted(ship.scrolls, "scroll"))
+        if ship.token:
+            shown.append("progress token")
+        return f"{ship.sails}-sail ship ({', '.join(shown) or 'nothing else'})"
+
+
+def article(words: str) -> str:
+    """'a 5-sail ship', 'an 8-sail ship'."""
+    return f"{'an' if words[0] == '8' else 'a'} {words}"
+
+
+def _face_order(ship: Ship) -> tuple[int, str]:
+    return ship.sails, ship.face
+
+
+def _good_names(data: GameData, ports: tuple[str, ...]) -> tuple[str, ...]:
+    """The good of each port, in port order ('a ship wanted in Rome' shows grain)."""
+    named = {**data["goods_rome"].values, **data["goods_venice_naples"].values}
+    goods = []
+    for port in ports:
+        good = named.get(port)
+        if not isinstance(good, str) or not good.isalpha() or not good.islower():
+            raise DataError(f"the good of {port} must be one lowercase word (found {good!r})")
+        goods.append(good)
+    if len(set(goods)) != len(goods):
+        raise DataError(f"two ports have the same good: {', '.join(goods)}")
+    return tuple(goods)
+
+
+def _ships(group: Any, name: str, ports: tuple[str, ...], goods: tuple[str, ...]) -> list[Ship]:
+    """The cards of `[name]`, each checked against the rulebook: a DataError names the
+    card by its position and the key."""
+    cards = group["cards"]
+    if not isinstance(cards, list):
+        raise DataError(f"[{name}] cards must be a list of cards")
+    return [_card(card, f"[{name}] card {i}", ports, goods) for i, card in enumerate(cards, 1)]
+
+
+def _card(card: Any, where: str, ports: tuple[str, ...], goods: tuple[str, ...]) -> Ship:
+    if not isinstance(card, dict):
+        raise DataError(f"{where} must be a table like {{ sails = 5, goods = {{}}, ... }}")
+    unknown = sorted(set(card) - set(CARD_KEYS))
+    missing = [k for k in CARD_KEYS if k not in card]
+    if unknown or missing:
+        raise DataError(
+            f"{where}: "
+            + "; ".join(
+                [f"unknown key {k!r}" for k in unknown] + [f"no {k} = ..." for k in missing]
+            )
+            + f" (a card has {', '.join(CARD_KEYS)})"
         )
-        for card in group["cards"]
-    ]
+    sails = _number(card["sails"], SAILS, f"{where}: sails")
+    scrolls = _number(card["scrolls"], SCROLLS, f"{where}: scrolls")
+    if not isinstance(card["token"], bool):
+        raise DataError(f"{where}: token must be true or false (found {card['token']!r})")
+    shown = card["goods"]
+    if not isinstance(shown, dict):
+        raise DataError(f"{where}: goods must be a table of port = count, like {{ rome = 2 }}")
+    stray = sorted(set(shown) - set(ports))
+    if stray:
+        raise DataError(f"{where}: goods {stray[0]!r} is not a port ({', '.join(ports)})")
+    counts = tuple(_number(shown.get(p, 0), GOODS_SHOWN, f"{where}: goods {p}") for p in ports)
+    return _face(goods, sails, counts, scrolls, card["token"])
+
+
+def _face(
+    names: tuple[str, ...], sails: int, goods: Sequence[int], scrolls: int, token: bool
+) -> Ship:
+    """The `Ship` of a face given by its parts, its notation made from the good `names`."""
+    words = [str(sails), *(f"{g}{n}" for g, n in zip(names, goods, strict=True))]
+    words += [f"scrolls{scrolls}", TOKEN if token else NO_TOKEN]
+    return Ship(sails, tuple(goods), scrolls, token, " ".join(words))
+
+
+def _number(value: Any, allowed: range, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        raise DataError(f"{where} must be {allowed.start}-{allowed.stop - 1} (found {value!r})")
+    return value
+
+
+def _check_tokens(
+    tokens: Mapping[str, Token], counts: Mapping[str, Any], categories: tuple[str, ...]
+) -> None:
+    """'36 progress tokens (12 each for arts, sciences and architecture)', worth 1 or 2."""
+    per: dict[str, int] = dict.fromkeys(categories, 0)
+    for name, token in tokens.items():
+        n = counts[name]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise DataError(f"[progress_tokens] {name}: the count must be a whole number")
+        if token.category not in per:
+            raise DataError(
+                f"[progress_tokens] {name}: {token.category!r} is not a category "
+                f"({', '.join(categories)})"
+            )
+        if token.value not in TOKEN_VALUES or (token.value == 1) != (token.port is not None):
+            raise DataError(
+                f"[progress_tokens] {name}: a token is worth 1 (and shows a port's goods, "
+                f"like arts-1-venice) or 2 (like arts-2)"
+            )
+        per[token.category] += n
+    for category, n in per.items():
+        if n != TOKENS_PER_CATEGORY:
+            raise DataError(
+                f"[progress_tokens] {category} has {counted(n, 'token')}; the rulebook's box "
+                f"has {TOKENS_PER_CATEGORY} of each category, "
+                f"{TOKENS_PER_CATEGORY * len(categories)} in all"
+            )
 
 
 def _token(name: str, ports: tuple[str, ...]) -> Token:
     """`arts-1-venice`: category, value, and the port whose marker a value-1 token moves."""
     parts = name.split("-")
+    if len(parts) not in (2, 3) or not parts[1].isdecimal():
+        raise DataError(
+            f"[progress_tokens] {name}: a token is named like arts-2 or sciences-1-venice"
+        )
     port = parts[2] if len(parts) > 2 else None
     if port is not None and port not in ports:
-        raise ValueError(f"progress token {name}: {port} is not a port")
+        raise DataError(f"[progress_tokens] {name}: {port} is not a port")
     return Token(name, parts[0], int(parts[1]), port)
 
 
@@ -210,7 +391,11 @@ _RULES: dict[str, Rules] = {}
 def rules_for(data: GameData) -> Rules:
     rules = _RULES.get(data.digest)
     if rules is None:
-        rules = _RULES[data.digest] = Rules.from_data(data)
+        try:
+            rules = Rules.from_data(data)
+        except DataError as e:  # say which files: the shipped one, or the owner's too
+            raise DataError(f"{data.origin}: {e}") from None
+        _RULES[data.digest] = rules
     return rules
 
 
@@ -265,23 +450,50 @@ class CourseOfTheGame(Rule["StrozziState"]):
     plays = in_phases(draw=("draw",))
 
     def texts(self, state: StrozziState) -> Sequence[str]:
+        r = state.rules
+        if state.any_face:
+            return r.every_draw
         seen = state.seen
-        return [t for i, t in state.rules.draw_texts.items() if i not in seen]
+        return [t for f, t in r.draw_texts.items() if seen.get(f, 0) < r.copies[f]]
 
     def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
-        ship = int(arg)
-        state.seen.add(ship)
+        state.seen[arg] = state.seen.get(arg, 0) + 1
         state.drawn += 1
-        state.ship = ship
-        sails = state.rules.ships[ship].sails
-        events.append(Event("ship_drawn", {"ship": ship, "sails": sails, "player": state.active}))
+        state.ship = arg
+        sails = state.rules.ship(arg).sails
+        events.append(Event("ship_drawn", {"ship": arg, "sails": sails, "player": state.active}))
         FLOW.fire(state, "ship_drawn")
 
+    @staticmethod
+    def weights(state: StrozziState) -> list[float]:
+        """'turns over the first card from the top of the ship deck': each face as likely as
+        the cards left this round that show it (0 for a face the deck lacks)."""
+        r, seen = state.rules, state.seen
+        faces = r.every_face
+        if state.any_face:
+            return [float(max(r.copies.get(f, 0) - seen.get(f, 0), 0)) for f in faces]
+        return [float(n - seen.get(f, 0)) for f, n in r.copies.items() if seen.get(f, 0) < n]
+
     def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
-        ships = state.rules.ships
-        if not arg.isdigit() or int(arg) not in ships:
-            return f"There is no ship card '{arg}': the cards are numbered 1-{len(ships)}."
-        return f"Ship {int(arg)} has already come up this round; every card comes up once."
+        r = state.rules
+        ship = r.parse(arg)
+        if ship is None:
+            before = " (ships are no longer numbered)" if arg.strip().isdigit() else ""
+            return (
+                f"'draw {arg}' is not a ship card's face{before}: a ship is entered by what "
+                f"its card shows, {r.form()}, every word present, like '{r.example()}'."
+            )
+        if ship.face not in r.copies:
+            return (
+                f"No ship card in this deck shows {article(r.words(ship))}; "
+                f"`tavola cards learn strozzi` enters your own deck."
+            )
+        copies = r.copies[ship.face]
+        cards = "its only card" if copies == 1 else f"all {copies} cards showing it"
+        return (
+            f"The {r.words(ship)} has already come up this round ({cards}); "
+            f"every card comes up once."
+        )
 
     @staticmethod
     def flag_refusal(state: StrozziState, flag: str) -> str:
@@ -394,7 +606,7 @@ class RejectedShips(Rule["StrozziState"]):
     @staticmethod
     def discard(state: StrozziState, events: list[Event]) -> None:
         events.append(Event("ship_discarded", {"ship": state.ship}))
-        state.ship = 0
+        state.ship = ""
         if state.phase == "decide":  # nobody else could take it: straight back to draw
             FLOW.fire(state, "rejected")
         if END_OF_ROUND.deck_empty(state):
@@ -459,21 +671,21 @@ class PlacingTheShipCard(Rule["StrozziState"]):
 
     def place(self, state: StrozziState, port: int, events: list[Event]) -> None:
         r = state.rules
-        ship = r.ships[state.ship]
+        ship = r.ship(state.ship)
         seat, flag = state.taker, state.taker_flag
         speed = ship.sails + (1 if flag == PLUS else 0)
         queue = state.ports[port]
         rank = 0
         while rank < len(queue) and queue[rank].speed >= speed:
             rank += 1  # an equal ship already there stays above
-        queue.insert(rank, PortEntry(speed, seat, ship.id, flag))
+        queue.insert(rank, PortEntry(speed, seat, ship.face, flag))
         events.append(
             Event(
                 "ship_placed",
                 {
                     "player": seat,
                     "port": r.ports[port],
-                    "ship": ship.id,
+                    "ship": ship.face,
                     "speed": speed,
                     "rank": rank + 1,
                 },
@@ -535,7 +747,7 @@ class EndOfTheRound(Rule["StrozziState"]):
     def next_turn(self, state: StrozziState, events: list[Event]) -> None:
         """The player to the left of the taker is next, skipping seats with no flags."""
         taker = state.taker
-        state.taker, state.taker_flag, state.ship = -1, "", 0
+        state.taker, state.taker_flag, state.ship = -1, "", ""
         n = state.players
         nxt = state.first_with([(taker + 1 + i) % n for i in range(n)], None)
         if nxt < 0 or self.deck_empty(state):
@@ -638,7 +850,7 @@ class NewRound(Rule["StrozziState"]):
         state.round += 1
         state.flags = [list(r.flags) for _ in range(state.players)]
         state.ports = [[] for _ in r.ports]
-        state.seen = set()
+        state.seen = {}
         state.drawn = 0
         state.active = MARKER_SCORING.rank(state, r.florence())[0]
         events.append(Event("round_started", {"round": state.round, "player": state.active}))
@@ -773,6 +985,19 @@ RULEBOOK: Rulebook[StrozziState] = Rulebook(
 
 
 # --- the state ---------------------------------------------------------------------------
+NUMBERED = (
+    "this Strozzi game was recorded when ship cards were numbered ('draw 7'); ships are now "
+    "entered by their face, so it cannot be resumed: start a new game"
+)
+
+
+def _seen(value: Any) -> dict[str, int]:
+    """The round's drawn faces from a record; a record of numbered ships is refused."""
+    if not isinstance(value, dict):
+        raise ValueError(NUMBERED)
+    return {str(face): int(n) for face, n in value.items()}
+
+
 class StrozziState(State):
     """A Strozzi position. Plain fields only, declared once, so clone and to_dict stay cheap."""
 
@@ -786,7 +1011,7 @@ class StrozziState(State):
         taker=SCALAR,
         taker_flag=SCALAR,
         ship=SCALAR,
-        seen=Codec(dump=sorted, load=set, copy=set),
+        seen=Codec(dump=lambda seen: dict(sorted(seen.items())), load=_seen, copy=dict),
         drawn=SCALAR,
         flags=LISTS,
         ports=lists(of=PortEntry),
@@ -813,8 +1038,9 @@ class StrozziState(State):
         self.flag = ""
         self.taker = -1
         self.taker_flag = ""
-        self.ship = 0  # the ship card face up, 0 for none
-        self.seen: set[int] = set()  # ships turned over this round
+        self.ship = ""  # the face of the ship card face up (Ship.face), "" for none
+        self.seen: dict[str, int] = {}  # face -> cards showing it turned over this round
+        self.any_face = options.get("ships", "deck") == "any"  # every valid face may come up
         self.drawn = 0
         self.flags: list[list[str]] = [list(r.flags) for _ in range(n)]  # flags left per seat
         self.ports: list[list[PortEntry]] = [[] for _ in r.ports]  # fastest (top) first
@@ -845,12 +1071,20 @@ class StrozziState(State):
     def _legal_texts(self) -> Sequence[str]:
         return RULEBOOK.texts(self)
 
+    def _after_load(self) -> None:
+        if not isinstance(self.ship, str) or any(
+            not isinstance(e.ship, str) for q in self.ports for e in q
+        ):
+            raise ValueError(NUMBERED)
+
     def _apply(self, text: str) -> list[Event]:
         return RULEBOOK.apply(self, text)
 
     def chance_weights(self) -> Sequence[float] | None:
         if self.phase in ("setup", "reveal"):
             return [float(c) for c in self.pile.values() if c]
+        if self.phase == "draw":
+            return CourseOfTheGame.weights(self)
         return None
 
     # --- seats in turn order ---------------------------------------------------------
@@ -892,8 +1126,7 @@ class StrozziState(State):
             return "Turn three progress tokens face up."
         if phase == "draw":
             return f"{capital(names(self.active))} turns over the next ship card."
-        ship = r.ships.get(self.ship)
-        about = f"ship {ship.id} ({counted(ship.sails, 'sail')})" if ship else "the ship"
+        about = f"the {r.words(r.ship(self.ship))}" if self.ship else "the ship"
         if phase == "decide":
             return f"{capital(names(self.active))} decides on {about}: a flag, or pass."
         if phase == "offer":
@@ -954,7 +1187,7 @@ class StrozziState(State):
     def _ship_invariants(self) -> list[str]:
         r = self.rules
         broken = []
-        if len(self.seen) != self.drawn or self.drawn > r.deck_size(self.players):
+        if sum(self.seen.values()) != self.drawn or self.drawn > r.deck_size(self.players):
             broken.append("more ships drawn than the round's deck holds")
         for seat in range(self.players):
             broken += self._seat_ship_invariants(seat)
@@ -989,7 +1222,28 @@ class StrozziGame(Game[StrozziState]):
             choices=range(6),
             seat=True,
         ),
+        Option(
+            "ships",
+            "deck",
+            "which ship faces can be entered: 'deck', the faces of the deck in the data "
+            "(the owner's, once entered); 'any', every face a card can show, for a table "
+            "whose deck is not entered yet",
+            choices=("deck", "any"),
+        ),
     )
+
+    def load_data(self, *args: Any, **kwargs: Any) -> GameData:
+        """The data, with the deck and the tokens checked against the rulebook as it loads
+        (`Rules.from_data`): a DataError names the card by position and the key."""
+        data = super().load_data(*args, **kwargs)
+        rules_for(data)
+        return data
 
     def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
         return rules_for(data).catalogue()
+
+    def card_faces(self, data: GameData) -> CardFaces:
+        """The ship cards: entered by what they show (faces.py), as the owner's deck."""
+        from .faces import ShipFaces  # it builds on this module
+
+        return ShipFaces(rules_for(data))

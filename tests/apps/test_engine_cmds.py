@@ -92,7 +92,7 @@ def test_replay_reports_the_first_illegal_action(tmp_path: Path) -> None:
             "reveal arts-2",
             "reveal arts-2",
             "reveal arts-2",
-            "draw 4",
+            "draw 3 gold1 grain0 cloth1 scrolls0 token",
             "flag pirate",
             "port florence",
         ],

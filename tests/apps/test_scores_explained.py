@@ -48,14 +48,14 @@ def test_the_table_says_each_payout_and_the_tie_break(make_table) -> None:
     for line in said[:end]:
         assert not re.search(r"\b(total|money|Scores?)\b|= \d", line), line
     assert said[end] == (
-        "Game over. Seat 2 wins 220-220-195-185. Seat 2 and seat 3 have 220 each; seat 2 "
-        "wins the tie with the better marker in Florence (space 6 against 5)."
+        "Game over. Seat 4 wins 225-225-190-180. Seat 4 and seat 1 have 225 each; seat 4 "
+        "wins the tie with the better marker in Florence (space 8 against 5)."
     )
     assert said[end + 1 : end + 5] == [
-        "seat 1: ships 55, markers 70, bonus spaces 20, progress 50 = 195",
-        "seat 2: ships 50, markers 125, bonus spaces 5, progress 40 = 220",
-        "seat 3: ships 100, markers 65, bonus spaces 5, progress 50 = 220",
-        "seat 4: ships 65, markers 100, bonus spaces 10, progress 10 = 185",
+        "seat 1: ships 75, markers 100, bonus spaces 10, progress 40 = 225",
+        "seat 2: ships 55, markers 90, bonus spaces 5, progress 30 = 180",
+        "seat 3: ships 55, markers 80, bonus spaces 5, progress 50 = 190",
+        "seat 4: ships 85, markers 85, bonus spaces 5, progress 50 = 225",
     ]
     # every payout said adds up to the money revealed at the end
     state = table.app.state
@@ -91,15 +91,15 @@ def test_history_shows_one_games_log_and_breakdown_and_exports_it(tmp_path: Path
     assert shown[1].startswith("#1 draw: reveal ")
     assert "    Seat 4's ship is 1st in Venice: 15." in shown
     assert any(re.fullmatch(r"#\d+ seat \d: port (venice|rome|naples)", s) for s in shown)
-    assert shown[-5].startswith("Game over. Seat 2 wins 220-220-195-185. Seat 2 and seat 3")
-    assert shown[-3] == "seat 2: ships 50, markers 125, bonus spaces 5, progress 40 = 220"
+    assert shown[-5].startswith("Game over. Seat 4 wins 225-225-190-180. Seat 4 and seat 1")
+    assert shown[-3] == "seat 2: ships 55, markers 90, bonus spaces 5, progress 30 = 180"
 
     target = tmp_path / "game.json"
     said = run("history", "1", "--db", str(db), "--export", str(target)).stdout
     assert f"tavola replay {target}" in said
     summary = json.loads(run("replay", str(target)).stdout)
     assert summary["ok"] and summary["over"]
-    assert summary["scores"] == [195, 220, 220, 185] and summary["winner"] == [1]
+    assert summary["scores"] == [225, 180, 190, 225] and summary["winner"] == [3]
     # never over a file of the user's
     before = target.read_bytes()
     again = run("history", "1", "--db", str(db), "--export", str(target), check=False)

@@ -142,7 +142,7 @@ def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: 
             assert term.line_with(city).startswith(city)
         ports = term.line_with("ports")
         assert "Venice" in ports and "Rome" in ports and "Naples" in ports
-        assert "sails" in term.line_with("in play") and "ship " in term.line_with("in play")
+        assert re.search(r"in play  \d-sail ship \(.+\)", term.line_with("in play"))
         assert "(pirate, +1, goods)" in term.line_with("flags")
         # whose turn, with the colour's name, and the choices with the cursor on one
         status = screen.splitlines()[0]
@@ -339,7 +339,7 @@ def test_sim_says_the_players_names(tmp_path: Path) -> None:
         screen = term.wait_for("to act")
         assert screen.splitlines()[0].startswith("Strozzi | round 1 | Anna (red) to act")
         assert screen.splitlines()[1].startswith("Anna: ")
-        assert "Anna decides on ship" in screen
+        assert "Anna decides on the " in screen
         term.keys("a")
         assert "Ben: it is Anna's turn." in term.wait_for("Ben: it is")
     finally:

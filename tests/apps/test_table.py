@@ -247,10 +247,8 @@ def test_pause_blocks_input_until_menu_resumes(make_table) -> None:
 
 def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) -> None:
     table, _clock, bot = seated(make_table, seed=9)
-    for _ in range(12):
-        seat, action = bot.choose()
-        for command in bot.presses_for(seat, action):
-            bot.command(seat, command)
+    for _ in range(12):  # decisions, and the presses that release held draws
+        bot.advance(4)
     before = snapshot(table)
     last = table.app.state.history[-1]
     count = len(table.app.state.history)
@@ -329,7 +327,7 @@ def test_the_candidate_port_lights_its_ship_slot_and_track_space(make_table) -> 
     port = menu.candidate().text.split()[1]
     assert f"strozzi.port.{port}.1" in changed
     assert any(k.startswith("strozzi.track.") for k in changed) or not any(
-        app.state.rules.ships[app.state.ship].goods
+        app.state.rules.ship(app.state.ship).goods
     )
 
 
@@ -384,7 +382,7 @@ def test_prompts_use_the_table_seat_names(make_table) -> None:
     app = table.app
     assert app.players == ["3", "1", "2"] and app.mode == "playing"
     said = make_table.said
-    assert said[-2].startswith("Seat 3 decides on ship"), said[-2]
+    assert said[-2].startswith("Seat 3 decides on the "), said[-2]
     assert said[-1] == "Seat 3: [flag]"  # its cursor, at once
     bot.command("1", "select")  # out of turn
     assert said[-1].startswith("Seat 1: it is seat 3's turn. Seat 3 decides"), said[-1]

@@ -102,7 +102,9 @@ def test_a_card_read_out_of_turn_names_the_tables_seats(make_table) -> None:
     app = table.app
     seat = to_a_decision(app, bot)
     player = app.players.index(seat)
-    app.cards = CardReader(CardRegistry(None, {"strozzi": {"A": "draw 1"}}))
+    app.cards = CardReader(
+        CardRegistry(None, {"strozzi": {"A": "draw 5 gold0 grain2 cloth2 scrolls0 token"}})
+    )
     history = len(app.state.history)
     app.handle_card("A", clock())
     said = make_table.said[-1]

@@ -24,13 +24,13 @@ def test_a_one_sail_ship_comes_up_with_1_sail() -> None:
     state = engine.get("strozzi").new_state(3, seed=1)
     rules = state.observe().rules
     one = next(ship for ship in rules.ships.values() if ship.sails == 1)
-    text = view_for("strozzi").describe_chance(state, Action(-1, f"draw {one.id}"))
-    assert text.startswith(f"Ship {one.id} comes up: 1 sail, "), text
+    text = view_for("strozzi").describe_chance(state, Action(-1, f"draw {one.face}"))
+    assert text.startswith("The 1-sail ship (") and text.endswith(") comes up."), text
 
 
 def test_one_card_paired_is_said_in_the_singular(tmp_path: Path) -> None:
     """The README's `cards learn strozzi --keyboard`: a scanner in keyboard mode types
-    the id, then the person names the card (1: the first ship)."""
+    the id, then the person names the card (1: the first of the list, a progress token)."""
     done = subprocess.run(
         [*TAVOLA, "cards", "learn", "strozzi", "--keyboard", "--cards", str(tmp_path / "c.toml")],
         input="0001234\n1\n",

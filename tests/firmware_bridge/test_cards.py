@@ -22,6 +22,8 @@ from apps.commands.cards_cmd import learn
 from engine.core import CHANCE, Action, derive, random_action
 from hw.tomlsource import ConfigError
 
+ANNA = "draw 5 gold0 grain2 cloth2 scrolls0 token"  # the card of the rulebook's example
+
 
 def strozzi_at(phase: str, seed: int = 3):
     """A 3-player Strozzi state in `phase` after at least one ship came up."""
@@ -36,11 +38,11 @@ def test_the_registry_round_trips_through_its_file(tmp_path: Path) -> None:
     path = tmp_path / "sub" / "cards.toml"
     reg = CardRegistry.load(path)  # no file yet: empty
     assert reg.cards("strozzi") == {}
-    reg.assign("strozzi", "04A1B2C3D4", "draw  7")
+    reg.assign("strozzi", "04A1B2C3D4", "draw  5 gold0 grain2 cloth2\tscrolls0 token")
     reg.assign("strozzi", 'odd "id"\\', "reveal arts-2")
     reg.save()
     again = CardRegistry.load(path)
-    assert again.cards("strozzi") == {"04A1B2C3D4": "draw 7", 'odd "id"\\': "reveal arts-2"}
+    assert again.cards("strozzi") == {"04A1B2C3D4": ANNA, 'odd "id"\\': "reveal arts-2"}
     assert path.read_text().count("[strozzi]") == 1
     assert not list(path.parent.glob(".cards-*"))  # no temporary file left behind
 
@@ -48,7 +50,7 @@ def test_the_registry_round_trips_through_its_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('[chess]\n"a" = "draw 1"\n', r"cards\.toml:1: chess: is not a game"),
+        ('[chess]\n"a" = "draw 1 gold0"\n', r"cards\.toml:1: chess: is not a game"),
         ('[strozzi]\n"a" = 7\n', r"cards\.toml:2: strozzi\.a: must be a card"),
         ("strozzi = 1\n", r"cards\.toml:1: strozzi: must be a table"),
     ],
@@ -63,7 +65,8 @@ def test_a_broken_registry_names_its_line(tmp_path: Path, text: str, message: st
 def test_strozzi_lists_its_ships_and_tokens_with_their_copies() -> None:
     cards = dict(catalogue("strozzi"))
     ships = [c for c in cards if c.startswith("draw ")]
-    assert len(ships) == 29 and all(cards[c] == 1 for c in ships)
+    assert sum(cards[c] for c in ships) == 29 and cards[ANNA] == 1  # faces, with copies
+    assert cards["draw 4 gold0 grain1 cloth1 scrolls0 no-token"] == 3  # three cards show it
     assert cards["reveal arts-2"] == 6 and cards["reveal arts-1-venice"] == 2
     assert sum(n for c, n in cards.items() if c.startswith("reveal ")) == 36
     with pytest.raises(CardError, match=r"docs/cards\.md"):
@@ -73,8 +76,9 @@ def test_strozzi_lists_its_ships_and_tokens_with_their_copies() -> None:
 @pytest.mark.parametrize(
     ("card", "action", "expected"),
     [
-        ("draw 7", "draw 7", True),
-        ("draw 7", "draw 17", False),
+        (ANNA, ANNA, True),
+        (ANNA, ANNA.replace(" token", " no-token"), False),
+        ("draw 5 gold0", ANNA, False),  # a card's words are all of its face
         ("tile influencers", "tile 3 influencers", True),  # the location is the table's business
         ("tile influencers", "token 3 influencers", False),
         ("draw ware yellow", "draw ware yellow", True),
@@ -87,10 +91,10 @@ def test_what_a_card_answers(card: str, action: str, expected: bool) -> None:
 
 def test_a_card_answers_only_a_legal_draw() -> None:
     state = strozzi_at("draw")
-    seen = next(iter(state.seen))
+    seen = next(f for f, n in state.seen.items() if n == state.rules.copies[f])
     fresh = next(a.text for a in state.legal_actions())
     assert match(state, fresh) == Action(CHANCE, fresh)
-    with pytest.raises(CardError, match=f"Ship {seen} has already come up"):
+    with pytest.raises(CardError, match=r"The \d-sail ship \(.*\) has already come up"):
         match(state, f"draw {seen}")
     with pytest.raises(CardError, match="not a possible draw now"):
         match(state, "reveal arts-2")
@@ -126,12 +130,13 @@ def test_learn_pairs_scans_with_numbers_or_notation(tmp_path: Path) -> None:
     )
     assert paired == 2
     assert CardRegistry.load(tmp_path / "cards.toml").cards("strozzi") == {
-        "ID1": "draw 7",
+        "ID1": catalogue("strozzi")[6][0],
         "ID2": "reveal arts-2",
     }
     assert any("Skipped" in s for s in said)
-    assert any(" 33) reveal arts-2 x6" in s for s in said)  # copies still to pair
-    assert not any("  7) draw 7" in s for s in said[said.index("Scanned ID2.") :])
+    names = [card for card, _ in catalogue("strozzi")]
+    number = names.index("reveal arts-2") + 1
+    assert any(f" {number}) reveal arts-2 x6" in s for s in said)  # copies still to pair
 
 
 def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -142,7 +147,7 @@ def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypat
     assert main(["cards", "list", "strozzi", "--cards", str(cards)]) == 0
     out = capsys.readouterr().out
     assert "Strozzi: 2 of 65 cards paired" in out
-    assert "draw 1" in out and "04A1B2C3D4" in out
+    assert catalogue("strozzi")[0][0] in out and "04A1B2C3D4" in out
     assert "reveal sciences-2" in out and "ABC (1 of 6)" in out
 
 
@@ -180,7 +185,7 @@ def test_tavola_cards_learn_from_an_emulated_board(
         scanner.join()
     assert code == 0
     assert CardRegistry.load(cards).cards("strozzi") == {
-        "0A0079A2B1": "draw 29",
-        "1122334455": "reveal arts-1-venice",
+        "0A0079A2B1": catalogue("strozzi")[28][0],
+        "1122334455": catalogue("strozzi")[29][0],
     }
     assert "Table microcontroller connected" in capsys.readouterr().out

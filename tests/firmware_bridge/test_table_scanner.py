@@ -171,7 +171,8 @@ def test_scanned_cards_are_the_draws_and_the_board_shows_them(scanning, tmp_path
     assert app.mode == "playing" and app.state.current_player() == CHANCE
 
     # the ship draw: scanned, applied, journalled, and the board shows the new frame
-    ship = app.state.legal_actions()[-1].text
+    copies = app.state.rules.copies  # a face of one card: once drawn, it cannot come up again
+    ship = next(a.text for a in reversed(app.state.legal_actions()) if copies[a.text[5:]] == 1)
     code = run.id_for(ship)
     before = emu.frames[-1]
     scan(run, emu, code, applied=True)

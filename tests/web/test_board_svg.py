@@ -30,7 +30,7 @@ from apps.views import view_for
 from apps.views.base import WHITE, ElementFrame, ViewContext
 from apps.views.strada_romana import WAGON
 from apps.web.board import SeatInfo, board_svg
-from engine.core import CHANCE, Action, State
+from engine.core import CHANCE, Action, State, counted
 from engine.core.rng import random_action
 from engine.strada_romana import StradaRomanaEndObservation
 
@@ -314,12 +314,8 @@ def test_strozzi_ship_goes_to_its_port() -> None:
     port = box_of(before, "Naples", "13")
     ship = state.observe().ship
     assert ship is not None
-    label = f"{ship.sails}"
-    assert not any(
-        t.startswith(f"{label} sails") and inside(where(before, t), port)
-        for t in texts(before)
-        if t.endswith(f"ship {ship.id}")
-    )
+    label = counted(ship.sails, "sail")
+    assert not any(t == label and inside(where(before, t), port) for t in texts(before))
     board = preview(state, "port naples")
     shown = tree(draw(state, lit(state, board)))
     lit_slots = [e for e in board if e.startswith("strozzi.port.naples.")]
@@ -329,7 +325,7 @@ def test_strozzi_ship_goes_to_its_port() -> None:
     state.apply(_action(state, "port naples"))
     after = tree(draw(state, last="port naples"))
     port = box_of(after, "Naples", "13")
-    mine = [t for t in texts(after) if t.endswith(f"ship {ship.id}")]
+    mine = [t for t in texts(after) if t == label]
     assert mine and inside(where(after, mine[0]), port)
 
 

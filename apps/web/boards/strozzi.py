@@ -59,12 +59,12 @@ def _ship(o: StrozziObservation, c: Canvas, colour: Sequence[Colour]) -> None:
         c.text(
             12,
             top + 17,
-            f"Ship {ship.id} in play: {counted(ship.sails, 'sail')}",
+            f"In play: the {ship.sails}-sail ship",
             13,
             font_weight="bold",
         )
         c.text(12, top + 32, cargo(o.rules, ship))
-        c.spot(str(ship.id), 4, top, WIDTH - 8, 52)
+        c.spot("draw", 4, top, WIDTH - 8, 52)  # outlined when it has just come up
     flagged = o.flag_on_ship
     if flagged is not None:
         c.circle(WIDTH - 120, top + 43, 5, hex_colour(colour[flagged.seat]), stroke=INK)
@@ -92,7 +92,7 @@ def _ports(o: StrozziObservation, c: Canvas, colour: Sequence[Colour]) -> None:
                 c.text(
                     x + 8,
                     y + 12,
-                    f"{counted(entry.speed, 'sail')}, ship {entry.ship}",
+                    counted(entry.speed, "sail"),  # a slot is narrow: the card is above
                     fill=text_colour(fill),
                 )
             else:

@@ -23,8 +23,9 @@ def play(state: StrozziState, *texts: str) -> list:
     return events
 
 
-def take(state: StrozziState, ship: int, flag: str, port: str, token: str | None = None) -> None:
-    """The active player draws `ship`, flags it, nobody seizes it, it goes to `port`."""
+def take(state: StrozziState, ship: str, flag: str, port: str, token: str | None = None) -> None:
+    """The active player draws the ship showing face `ship`, flags it, nobody seizes it,
+    it goes to `port`."""
     play(state, f"draw {ship}", f"flag {flag}")
     while state.phase == "pirates":
         state.apply("pass")

@@ -24,7 +24,7 @@ def refused(state, text: str, match: str, player: int | None = None) -> None:
 
 def test_wrong_seat() -> None:
     state = started(4)
-    state.apply("draw 2")
+    state.apply("draw 1 gold2 grain1 cloth0 scrolls0 no-token")
     refused(state, "flag pirate", "not seat 3's turn: now it is seat 1's", player=2)
     with pytest.raises(IllegalAction, match="not seat 2's turn"):
         state.parse_action("pass", player=1)
@@ -34,9 +34,12 @@ def test_wrong_seat() -> None:
     ("text", "match"),
     [
         ("sail away", "not Strozzi notation"),
-        ("draw", "no ship card ''"),
-        ("draw 99", "no ship card '99'"),
-        ("draw seven", "no ship card 'seven'"),
+        ("draw", "'draw ' is not a ship card's face: a ship is entered by what its card shows"),
+        ("draw 99", "'draw 99' is not a ship card's face \\(ships are no longer numbered\\)"),
+        ("draw seven", "draw <sails> gold<n> grain<n> cloth<n> scrolls<n> token|no-token"),
+        ("draw 9 gold0 grain0 cloth0 scrolls0 token", "not a ship card's face"),  # 1-8 sails
+        ("draw 5 gold0 grain2 cloth2 token", "every word present, like 'draw 1 gold1"),
+        ("draw 8 gold3 grain3 cloth3 scrolls2 token", "No ship card in this deck shows an 8-sail"),
     ],
 )
 def test_unknown_or_malformed_notation(text: str, match: str) -> None:
@@ -50,48 +53,52 @@ def test_unknown_token() -> None:
 
 def test_ship_already_drawn_this_round() -> None:
     state = started(3)
-    play(state, "draw 5", "pass", "pass", "pass")
-    refused(state, "draw 5", "already come up this round")
+    play(state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "pass", "pass", "pass")
+    refused(state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "already come up this round")
 
 
 def test_second_ship_in_the_same_port() -> None:
     """'Each player may place only one ship with his flag in each port during a round.'"""
     state = started(3)
-    take(state, 2, "pirate", "venice")
-    take(state, 3, "pirate", "rome")
-    take(state, 4, "pirate", "naples")
-    play(state, "draw 5", "flag plus")
+    take(state, "1 gold2 grain1 cloth0 scrolls0 no-token", "pirate", "venice")
+    take(state, "2 gold0 grain2 cloth1 scrolls1 no-token", "pirate", "rome")
+    take(state, "3 gold1 grain0 cloth1 scrolls0 token", "pirate", "naples")
+    play(state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "flag plus")
     refused(state, "port venice", "already have a ship in Venice this round")
 
 
 def test_used_flag() -> None:
     state = started(3)
-    take(state, 2, "pirate", "venice")
-    take(state, 3, "pirate", "rome")
-    take(state, 4, "pirate", "naples")
-    state.apply("draw 5")
+    take(state, "1 gold2 grain1 cloth0 scrolls0 no-token", "pirate", "venice")
+    take(state, "2 gold0 grain2 cloth1 scrolls1 no-token", "pirate", "rome")
+    take(state, "3 gold1 grain0 cloth1 scrolls0 token", "pirate", "naples")
+    state.apply("draw 4 gold2 grain0 cloth0 scrolls2 no-token")
     refused(state, "flag pirate", "pirate flag is already used this round")
     refused(state, "flag green", "no 'green' flag")
 
 
 def test_only_a_pirate_flag_seizes_a_flagged_ship() -> None:
     state = started(3)
-    play(state, "draw 2", "flag plus")
+    play(state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "flag plus")
     refused(state, "flag goods", "only be seized with a pirate flag")
 
 
 def test_florence_is_not_a_port() -> None:
     """'Florence is not considered a port, so a player cannot place a ship there.'"""
     state = started(3)
-    play(state, "draw 2", "flag pirate")
+    play(state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "flag pirate")
     refused(state, "port florence", "Florence is not a port")
     refused(state, "port genoa", "no port 'genoa'")
 
 
 def test_action_of_another_phase() -> None:
     state = started(3)
-    state.apply("draw 2")
-    refused(state, "port rome", "not possible now. Seat 1 decides on ship 2")
+    state.apply("draw 1 gold2 grain1 cloth0 scrolls0 no-token")
+    refused(
+        state,
+        "port rome",
+        r"not possible now. Seat 1 decides on the 1-sail ship \(2 gold, 1 grain\)",
+    )
     refused(state, "token arts-2", "not possible now")
 
 
@@ -99,7 +106,7 @@ def test_action_after_the_game_ended() -> None:
     state = GAME.new_state(3)
     while not state.is_over():
         state.apply(state.legal_actions()[-1])
-    refused(state, "draw 1", "The game is over")
+    refused(state, "draw 5 gold0 grain2 cloth2 scrolls0 token", "The game is over")
     refused(state, "pass", "The game is over", player=0)
 
 
@@ -107,7 +114,7 @@ def test_a_caller_can_tell_the_failures_apart() -> None:
     """Another seat's move, text that is no Strozzi notation at all, notation that is not
     possible now, and anything after the end: each its own IllegalAction (a ValueError)."""
     state = started(4)
-    state.apply("draw 2")
+    state.apply("draw 1 gold2 grain1 cloth0 scrolls0 no-token")
     with pytest.raises(NotYourTurn, match="not seat 3's turn"):
         state.apply(Action(2, "flag pirate"))
     with pytest.raises(UnknownNotation, match="not Strozzi notation"):
@@ -122,5 +129,5 @@ def test_a_caller_can_tell_the_failures_apart() -> None:
     while not over.is_over():
         over.apply(over.legal_actions()[-1])
     with pytest.raises(GameOver):
-        over.apply("draw 1")
+        over.apply("draw 5 gold0 grain2 cloth2 scrolls0 token")
     assert issubclass(GameOver, ValueError) and issubclass(UnknownNotation, IllegalAction)

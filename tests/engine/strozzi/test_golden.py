@@ -1,7 +1,8 @@
 """The rulebook's worked example (Anna, Scott, Todd, Heather, James), action by action.
 
 Reconstruction in shared research (rulebook-examples): Anna's ship shows two grain (Rome)
-and two Naples goods and a progress-token symbol, no Venice goods: ship 1 of the data file.
+and two Naples goods and a progress-token symbol, no Venice goods: the card of
+`[ships_example]`, one card of the shipped deck, entered by its face.
 """
 
 from __future__ import annotations
@@ -17,10 +18,38 @@ def before_the_example():
     her "goods flag" to place a ship in Rome'), and James took the last ship, so Anna is active.
     """
     state = started(5, first=ANNA)
-    play(state, "draw 12", "flag plus", "pass", "pass", "pass", "pass", "port naples")
-    play(state, "draw 2", "pass", "pass", "pass", "pass", "flag goods", "port rome")
-    play(state, "draw 9", "flag pirate", "port venice")  # Scott uses his pirate flag
-    play(state, "draw 3", "pass", "pass", "flag plus", "pass", "port venice")  # James takes it
+    play(
+        state,
+        "draw 4 gold0 grain1 cloth1 scrolls0 no-token",
+        "flag plus",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+        "port naples",
+    )
+    play(
+        state,
+        "draw 1 gold2 grain1 cloth0 scrolls0 no-token",
+        "pass",
+        "pass",
+        "pass",
+        "pass",
+        "flag goods",
+        "port rome",
+    )
+    play(
+        state, "draw 8 gold0 grain0 cloth0 scrolls1 no-token", "flag pirate", "port venice"
+    )  # Scott uses his pirate flag
+    play(
+        state,
+        "draw 2 gold0 grain2 cloth1 scrolls1 no-token",
+        "pass",
+        "pass",
+        "flag plus",
+        "pass",
+        "port venice",
+    )  # James takes it
     assert state.phase == "draw" and state.active == ANNA
     assert state.flags[ANNA] == ["pirate"]
     return state
@@ -29,8 +58,9 @@ def before_the_example():
 def test_annas_example() -> None:
     """The rulebook's Example, 'Anna is the active player ...', played action by action."""
     state = before_the_example()
+    assert "5 gold0 grain2 cloth2 scrolls0 token" in state.rules.ships
     # "She draws the first card from the ship pile ... it is not interesting, so she rejects it."
-    play(state, "draw 1", "pass")
+    play(state, "draw 5 gold0 grain2 cloth2 scrolls0 token", "pass")
     # "Scott is next and has not yet placed ships in Rome. So he places his "goods flag""
     assert state.current_player() == SCOTT
     play(state, "flag goods")

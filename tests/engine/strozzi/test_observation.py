@@ -31,7 +31,7 @@ def test_the_public_table_has_no_field_for_money() -> None:
 
 def test_money_changes_nothing_the_table_sees_and_each_seat_sees_only_its_own() -> None:
     state = started(3)
-    take(state, 9, "pirate", "venice")
+    take(state, "8 gold0 grain0 cloth0 scrolls1 no-token", "pirate", "venice")
     table = state.observe()
     state.money = [500, 0, 1234]
     assert state.observe() == table
@@ -63,9 +63,9 @@ def test_the_common_part_says_whose_turn_it_is_and_what_the_game_waits_for() -> 
 
 def test_the_ship_in_play_its_flags_and_the_ports() -> None:
     state = started(3)
-    play(state, "draw 5", "flag plus")
+    play(state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "flag plus")
     obs = state.observe()
-    assert obs.phase == "pirates" and obs.ship is not None and obs.ship.id == 5
+    assert obs.phase == "pirates" and obs.ship is not None and obs.ship.scrolls == 2
     assert obs.flag_on_ship == FlagOnShip(0, "plus") and obs.current == 1
     play(state, "pass", "pass")
     obs = state.observe()
@@ -74,16 +74,19 @@ def test_the_ship_in_play_its_flags_and_the_ports() -> None:
     play(state, "port rome")
     obs = state.observe()
     rome = obs.ports[1]
-    speed = obs.rules.ships[5].sails + 1  # 'a ship numbered 4 with a +1 flag ... speed 5'
-    assert rome.name == "rome" and rome.ships == (PortEntry(speed, 0, 5, "plus"),)
+    face = "4 gold2 grain0 cloth0 scrolls2 no-token"
+    speed = obs.rules.ships[face].sails + 1  # 'a ship numbered 4 with a +1 flag ... speed 5'
+    assert rome.name == "rome" and rome.ships == (PortEntry(speed, 0, face, "plus"),)
     assert obs.ship is None and obs.taker is None and obs.flag_on_ship is None
-    assert obs.ships_seen == (5,) and obs.deck_left == obs.rules.deck_size(3) - 1
+    assert obs.ships_seen == (face,) and obs.deck_left == obs.rules.deck_size(3) - 1
 
 
 def test_tracks_list_markers_highest_first_leftmost_first_on_a_shared_space() -> None:
     state = started(3)
-    take(state, 17, "pirate", "rome")  # seat 1: rome 2
-    take(state, 3, "pirate", "rome")  # seat 2: rome 2, arrives later on the same space
+    take(state, "3 gold0 grain2 cloth0 scrolls0 no-token", "pirate", "rome")  # seat 1: rome 2
+    take(
+        state, "2 gold0 grain2 cloth1 scrolls1 no-token", "pirate", "rome"
+    )  # seat 2: rome 2, arrives later on the same space
     rome = state.observe().tracks[1]
     assert rome.city == "rome" and rome.positions[:2] == (2, 2)
     assert rome.order[:2] == (0, 1) and rome.on(2) == (0, 1)

@@ -1,7 +1,7 @@
 """Strozzi rule tests: each quotes the rulebook line it checks (shared rules: strozzi.txt).
 
-Ship contents come from the shipped data file (provisional except ship 1);
-tests read them from `state.rules` where a figure depends on them.
+Ship contents come from the shipped data file (provisional except Anna's card); ships are
+entered by their face, so a test's draw says what the card shows.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ def test_cards_removed_per_player_count(players: int, deck: int) -> None:
     """'remove 17 cards with 3 players; 14 with 4; 11 with 5; 8 with 6' and 'The round ends
     when ... all ships have been taken or discarded'."""
     state = started(players)
-    ships = iter(sorted(state.rules.ships))
     discarded = 0
     while state.round == 1:
-        play(state, f"draw {next(ships)}", *["pass"] * players)
+        play(state, state.legal_actions()[0].text, *["pass"] * players)
         discarded += 1
     assert discarded == deck == state.rules.deck_size(players)
 
@@ -41,13 +40,16 @@ def test_setup_markers_on_start_and_three_tokens_face_up() -> None:
     play(state, "reveal arts-2", "reveal arts-2", "reveal sciences-1-rome")
     assert state.face_up == ["arts-2", "arts-2", "sciences-1-rome"]
     assert state.pile["arts-2"] == 4 and state.phase == "draw"
-    assert [a.text for a in state.legal_actions()][:2] == ["draw 1", "draw 2"]
+    assert [a.text for a in state.legal_actions()][:2] == [
+        "draw 1 gold1 grain0 cloth2 scrolls0 token",  # by sails, then notation
+        "draw 1 gold2 grain1 cloth0 scrolls0 no-token",
+    ]
 
 
 def test_pirate_flag_claims_at_once() -> None:
     """'When he plays a "pirate flag," he claims the card for himself and gets it immediately.'"""
     state = started(4)
-    play(state, "draw 2", "flag pirate")
+    play(state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "flag pirate")
     assert state.phase == "place" and state.taker == 0
     assert "pirate" not in state.flags[0]
 
@@ -56,7 +58,7 @@ def test_pirate_seizes_a_flagged_ship_and_the_flag_goes_back() -> None:
     """'If a player plays his "pirate flag," he immediately takes the ship card and returns the
     previously played flag to the player whose turn it is.'"""
     state = started(4)
-    events = play(state, "draw 2", "flag plus")
+    events = play(state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "flag plus")
     assert state.phase == "pirates" and state.current_player() == 1
     events = play(state, "pass", "flag pirate")  # seat 2 passes, seat 3 seizes
     assert state.taker == 2 and state.taker_flag == "pirate"
@@ -68,15 +70,17 @@ def test_unchallenged_flag_takes_the_ship() -> None:
     """'If no one plays his "pirate flag" on the ship card, the player whose turn it is takes
     the ship with the flag placed on it.'"""
     state = started(3)
-    play(state, "draw 2", "flag goods", "pass", "pass")
+    play(state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "flag goods", "pass", "pass")
     assert state.phase == "place" and state.taker == 0 and state.taker_flag == "goods"
 
 
 def test_pirate_window_skips_players_without_a_pirate_flag() -> None:
     """Only a pirate flag can seize a flagged ship, so seats without one are not asked."""
     state = started(3)
-    take(state, 2, "pirate", "venice")  # seat 1 used its pirate flag; seat 2 is active
-    play(state, "draw 3", "flag plus")
+    take(
+        state, "1 gold2 grain1 cloth0 scrolls0 no-token", "pirate", "venice"
+    )  # seat 1 used its pirate flag; seat 2 is active
+    play(state, "draw 2 gold0 grain2 cloth1 scrolls1 no-token", "flag plus")
     assert state.current_player() == 2  # seat 3, then seat 1 would be next: seat 1 has none
     state.apply("pass")
     assert state.phase == "place" and state.taker == 1
@@ -86,7 +90,7 @@ def test_rejected_ship_is_offered_clockwise() -> None:
     """'If the player whose turn it is does not want the ship ... the other players, in
     clockwise order, have the same option'."""
     state = started(4, first=1)
-    play(state, "draw 2", "pass")
+    play(state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "pass")
     assert state.phase == "offer" and state.current_player() == 2
     play(state, "pass")
     assert state.current_player() == 3
@@ -98,7 +102,9 @@ def test_last_to_decide_on_a_rejected_ship_is_right_of_the_active_player() -> No
     """'The player to the right of the active player is the last to decide whether to play the
     "pirate flag."' The active player, who rejected, does not get to seize it."""
     state = started(4)
-    play(state, "draw 2", "pass", "flag plus")  # seat 2 takes with +1
+    play(
+        state, "draw 1 gold2 grain1 cloth0 scrolls0 no-token", "pass", "flag plus"
+    )  # seat 2 takes with +1
     assert state.current_player() == 2
     play(state, "pass")
     assert state.current_player() == 3
@@ -110,10 +116,15 @@ def test_all_refuse_then_discard_and_draw_again() -> None:
     """'If all players decide to refuse the ship, the player who turned it over places it face
     down ... and turns over a new ship. He again has all the same options'."""
     state = started(3, first=2)
-    events = play(state, "draw 5", "pass", "pass", "pass")
-    assert any(e.kind == "ship_discarded" and e["ship"] == 5 for e in events)
+    events = play(state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "pass", "pass", "pass")
+    assert any(
+        e.kind == "ship_discarded" and e["ship"] == "4 gold2 grain0 cloth0 scrolls2 no-token"
+        for e in events
+    )
     assert state.phase == "draw" and state.active == 2
-    assert "draw 5" not in [a.text for a in state.legal_actions()]
+    assert "draw 4 gold2 grain0 cloth0 scrolls2 no-token" not in [
+        a.text for a in state.legal_actions()
+    ]
 
 
 def test_ships_ordered_by_sails_plus_one_flag_and_ties_below() -> None:
@@ -121,19 +132,25 @@ def test_ships_ordered_by_sails_plus_one_flag_and_ties_below() -> None:
     if it had speed 5'; 'If the player finds a ship with the same number already present at the
     port, he places his below the ship with the same number.'"""
     state = started(3)
-    take(state, 6, "pirate", "rome")  # seat 1: 5 sails
-    take(state, 5, "plus", "rome")  # seat 2: 4 sails + 1 = 5, below the earlier 5
-    take(state, 9, "goods", "rome")  # seat 3: 8 sails, on top
+    take(state, "5 gold0 grain1 cloth0 scrolls0 no-token", "pirate", "rome")  # seat 1: 5 sails
+    take(
+        state, "4 gold2 grain0 cloth0 scrolls2 no-token", "plus", "rome"
+    )  # seat 2: 4 sails + 1 = 5, below the earlier 5
+    take(
+        state, "8 gold0 grain0 cloth0 scrolls1 no-token", "goods", "rome"
+    )  # seat 3: 8 sails, on top
     assert [(e[0], e[1]) for e in state.ports[1]] == [(8, 2), (5, 0), (5, 1)]
 
 
 def test_one_ship_per_port_per_round() -> None:
     """'Each player may place only one ship with his flag in each port during a round.'"""
     state = started(3)
-    take(state, 2, "pirate", "venice")
-    take(state, 3, "pirate", "venice")
-    take(state, 4, "pirate", "venice")
-    play(state, "draw 5", "flag plus")  # no pirate flag left to seize it
+    take(state, "1 gold2 grain1 cloth0 scrolls0 no-token", "pirate", "venice")
+    take(state, "2 gold0 grain2 cloth1 scrolls1 no-token", "pirate", "venice")
+    take(state, "3 gold1 grain0 cloth1 scrolls0 token", "pirate", "venice")
+    play(
+        state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "flag plus"
+    )  # no pirate flag left to seize it
     assert [a.text for a in state.legal_actions()] == ["port rome", "port naples"]
 
 
@@ -142,8 +159,8 @@ def test_goods_and_goods_flag_move_the_port_marker() -> None:
     that matches the symbol shown at the port. Goods symbols for other ports have no effect. In
     addition, if the player used the "goods flag," he moves his marker one further space.'"""
     state = started(3)
-    ship = state.rules.ships[2]  # venice 2, rome 1
-    take(state, 2, "goods", "venice")
+    ship = state.rules.ships["1 gold2 grain1 cloth0 scrolls0 no-token"]  # venice 2, rome 1
+    take(state, "1 gold2 grain1 cloth0 scrolls0 no-token", "goods", "venice")
     assert state.pos[city(state, "venice")][0] == ship.goods[0] + 1
     assert state.pos[city(state, "rome")][0] == 0
 
@@ -152,8 +169,8 @@ def test_scrolls_move_the_florence_marker() -> None:
     """'If the ship card shows one or two scrolls, the player moves his marker on the Florence
     city track forward one or two spaces accordingly'."""
     state = started(3)
-    take(state, 5, "pirate", "naples")  # two scrolls
-    assert state.rules.ships[5].scrolls == 2
+    take(state, "4 gold2 grain0 cloth0 scrolls2 no-token", "pirate", "naples")  # two scrolls
+    assert state.rules.ships["4 gold2 grain0 cloth0 scrolls2 no-token"].scrolls == 2
     assert state.pos[city(state, "florence")][0] == 2
 
 
@@ -161,8 +178,10 @@ def test_markers_sharing_a_space_newcomer_right_leftmost_highest() -> None:
     """'he places it to the right of all the other markers present on that same space' and 'If
     there are several markers on one space, the leftmost marker is considered the highest.'"""
     state = started(3)
-    take(state, 17, "pirate", "rome")  # seat 1: rome 2
-    take(state, 3, "pirate", "rome")  # seat 2: rome 2, arrives later on the same space
+    take(state, "3 gold0 grain2 cloth0 scrolls0 no-token", "pirate", "rome")  # seat 1: rome 2
+    take(
+        state, "2 gold0 grain2 cloth1 scrolls1 no-token", "pirate", "rome"
+    )  # seat 2: rome 2, arrives later on the same space
     rome = city(state, "rome")
     assert state.pos[rome][0] == state.pos[rome][1] == 2
     assert ScoringTheMarkers.rank(state, rome)[:2] == [0, 1]
@@ -184,7 +203,7 @@ def test_value_one_token_moves_its_port_marker_wherever_the_ship_went() -> None:
     port matching the symbol shown on the token forward one space ... regardless of which port
     the ship card was played at'."""
     state = started(3)
-    play(state, "draw 1", "flag pirate", "port naples")
+    play(state, "draw 5 gold0 grain2 cloth2 scrolls0 token", "flag pirate", "port naples")
     assert state.phase == "token"
     events = play(state, "token arts-1-venice")
     assert state.pos[city(state, "venice")][0] == 1
@@ -198,7 +217,14 @@ def test_value_one_token_moves_its_port_marker_wherever_the_ship_went() -> None:
 def test_next_player_is_left_of_the_taker() -> None:
     """'After the player has placed the ship ..., the player to his left begins his turn.'"""
     state = started(5)
-    play(state, "draw 2", "pass", "pass", "flag pirate", "port venice")  # seat 3 takes
+    play(
+        state,
+        "draw 1 gold2 grain1 cloth0 scrolls0 no-token",
+        "pass",
+        "pass",
+        "flag pirate",
+        "port venice",
+    )  # seat 3 takes
     assert state.active == 3 and state.phase == "draw"
 
 
@@ -206,30 +232,48 @@ def test_seats_without_flags_are_skipped() -> None:
     """'When a player has used all three of his flags in a round, he can no longer take part
     ... he is simply skipped and the turn passes to the following player.'"""
     state = started(3)
-    take(state, 2, "pirate", "venice")  # seat 1 takes; seat 2 is active
-    play(state, "draw 3", "pass", "pass", "flag plus", "port rome")  # seat 1 takes again
-    play(state, "draw 6", "pass", "pass", "flag goods", "port naples")
+    take(
+        state, "1 gold2 grain1 cloth0 scrolls0 no-token", "pirate", "venice"
+    )  # seat 1 takes; seat 2 is active
+    play(
+        state,
+        "draw 2 gold0 grain2 cloth1 scrolls1 no-token",
+        "pass",
+        "pass",
+        "flag plus",
+        "port rome",
+    )  # seat 1 takes again
+    play(
+        state,
+        "draw 5 gold0 grain1 cloth0 scrolls0 no-token",
+        "pass",
+        "pass",
+        "flag goods",
+        "port naples",
+    )
     assert state.flags[0] == [] and state.active == 1
-    play(state, "draw 5", "pass")
+    play(state, "draw 4 gold2 grain0 cloth0 scrolls2 no-token", "pass")
     assert state.current_player() == 2
     play(state, "flag pirate", "port venice")  # seat 3 takes: seat 1 is skipped, seat 2 is next
     assert state.active == 1
-    play(state, "draw 8", "pass", "pass")  # seat 1, last in the offer, has no flag
+    play(
+        state, "draw 7 gold0 grain0 cloth0 scrolls1 no-token", "pass", "pass"
+    )  # seat 1, last in the offer, has no flag
     assert state.phase == "draw" and state.active == 1
 
 
 def full_round(state) -> None:
     """Three players each take three ships directly with pirate, plus and goods flags."""
     plan = [
-        (9, "pirate", "venice"),  # seat 1: 8 sails
-        (8, "pirate", "venice"),  # seat 2: 7 sails
-        (2, "pirate", "venice"),  # seat 3: 1 sail
-        (6, "plus", "rome"),
-        (12, "plus", "rome"),
-        (17, "plus", "rome"),
-        (13, "goods", "naples"),
-        (7, "goods", "naples"),
-        (16, "goods", "naples"),
+        ("8 gold0 grain0 cloth0 scrolls1 no-token", "pirate", "venice"),  # seat 1: 8 sails
+        ("7 gold0 grain0 cloth0 scrolls1 no-token", "pirate", "venice"),  # seat 2: 7 sails
+        ("1 gold2 grain1 cloth0 scrolls0 no-token", "pirate", "venice"),  # seat 3: 1 sail
+        ("5 gold0 grain1 cloth0 scrolls0 no-token", "plus", "rome"),
+        ("4 gold0 grain1 cloth1 scrolls0 no-token", "plus", "rome"),
+        ("3 gold0 grain2 cloth0 scrolls0 no-token", "plus", "rome"),
+        ("5 gold0 grain0 cloth1 scrolls0 token", "goods", "naples"),
+        ("6 gold0 grain0 cloth1 scrolls1 token", "goods", "naples"),
+        ("1 gold1 grain0 cloth2 scrolls0 token", "goods", "naples"),
     ]
     for ship, flag, port in plan:
         take(state, ship, flag, port)
