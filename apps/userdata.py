@@ -65,7 +65,8 @@ def write_owner_groups(
     (DataError, file untouched); keys and tables already in the file stay as written.
     """
     g = engine.get(game)
-    path = Path(path) if path is not None else user_override_path(game)
+    owners = user_override_path(game)
+    path = Path(path) if path is not None else owners
     old = path.read_bytes() if path.exists() else None
     try:
         text = _header(g) if old is None else old.decode("utf-8")
@@ -87,5 +88,6 @@ def write_owner_groups(
         create_file(path, new.encode("utf-8"))
     else:
         replace_file(path, new.encode("utf-8"), expected=old)
-    g.use_data_file(path)
+    if path == owners:
+        g.use_data_file(path)  # the next game of this process plays by it
     return path

@@ -127,7 +127,7 @@ def _kind(value: Any) -> str:
     return "a table { ... }"
 
 
-def _same_kind(new: Any, old: Any) -> str | None:
+def value_problem(new: Any, old: Any) -> str | None:
     """Why `new` cannot replace `old` (None: it can): the same kind of value, and the
     items of a list or table of the kind the shipped ones are (what keys a nested table
     may have is the game's own check, `Game.check_data`)."""
@@ -139,7 +139,7 @@ def _same_kind(new: Any, old: Any) -> str | None:
         items = new if isinstance(new, list) else list(new.values())
         labels = [f"item {i + 1}" for i in range(len(new))] if isinstance(new, list) else list(new)
         for label, item in zip(labels, items, strict=True):
-            why = _same_kind(item, samples[0])
+            why = value_problem(item, samples[0])
             if why:
                 return f"{label} {why}"
     return None
@@ -229,7 +229,7 @@ def load_game_data(
                 f"{', '.join(sorted(unknown))} (its keys: {', '.join(base.values)})"
             )
         for key, value in group.values.items():
-            why = _same_kind(value, base.values[key])
+            why = value_problem(value, base.values[key])
             if why:
                 raise DataError(f"{_where(path, override_text, name, key)}: [{name}] {key} {why}")
         groups[name] = Group(
