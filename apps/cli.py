@@ -33,8 +33,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "play many bot games; print one JSON line of figures",
     ),
     "replay": ("apps.commands.engine_cmds", "replay a recorded game and print its summary as JSON"),
-    "data": ("apps.commands.engine_cmds", "list a game's component data and its provenance"),
     "diagram": ("apps.commands.engine_cmds", "print a game's phase machine as a Mermaid diagram"),
+    "data": (
+        "apps.commands.data_cmd",
+        "component data: provenance, the component check, a template",
+    ),
     "doctor": (
         "apps.commands.doctor",
         "hardware self-test: board, buttons, [mcu], LED segments, [scanner]",
@@ -52,6 +55,7 @@ examples:
   tavola selfplay strozzi --games 100          many games, one JSON line of figures
   tavola replay game.json                      check a recorded game
   tavola data strozzi                          which component data is provisional
+  tavola data check strozzi                    check it with the components in hand
   tavola journal check                         the game journal, its backups, any problem
 """
 
@@ -87,6 +91,16 @@ def _module_of(argv: Sequence[str]) -> tuple[str, ...]:
     return (COMMANDS[command][0],) if command in COMMANDS else ()
 
 
+def _check_data(args: argparse.Namespace) -> None:
+    """The owner's data file of the game a command names, read and checked before anything
+    starts (DataError: file:line and key); `tavola data` itself reports it its own way."""
+    import engine
+
+    game = getattr(args, "game", None)
+    if args.func.__module__ != "apps.commands.data_cmd" and game in engine.games():
+        engine.get(game).data()
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -96,15 +110,25 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     from apps.userdata import use_owner_data
+    from engine.core import DataError
 
     use_owner_data()  # an owner's corrections to component data apply to every command
     try:
+        _check_data(args)
         return int(args.func(args) or 0)
     except SystemExit as exc:
         if isinstance(exc.code, str):  # a command's one-line refusal
             print(exc.code, file=sys.stderr)
             return 2
         raise
+    except DataError as exc:  # an owner's data file the game refuses: file:line and key
+        print(f"tavola: {exc}", file=sys.stderr)
+        print(
+            "tavola: correct the file (`tavola data GAME --template` shows the form), "
+            "or move it away to play with the shipped data",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.core import DataError
 from firmware_bridge.config import TABLES as BRIDGE_TABLES
 from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
 from firmware_bridge.events import CardEvent, LinkEvent
@@ -336,7 +337,7 @@ class Appliance:
             say=say,
             compositors=compositors,
             cards=self.peripherals.cards,
-            games=self._seatable(config, list(self.layouts)),
+            games=self._with_data(config, self._seatable(config, list(self.layouts))),
             names=config.app.names,
         )
         self._stop = threading.Event()
@@ -397,6 +398,25 @@ class Appliance:
         return fit
 
     @staticmethod
+    def _with_data(config: Config, games: list[str]) -> list[str]:
+        """The games whose component data loads: an owner's data file the game refuses
+        (file:line and key) stops a fixed game from starting, and leaves a game out of a
+        menu of several, said in the log either way."""
+        fit = []
+        for g in games:
+            try:
+                engine.get(g).data()
+            except DataError as exc:
+                if config.app.game:
+                    raise ConfigError(f"{exc} (the component data of [app] game)") from None
+                log.warning("game left out of the menu: %s", exc)
+            else:
+                fit.append(g)
+        if not fit:
+            raise ConfigError(f"{config.source}: no game's component data loads (see above)")
+        return fit
+
+    @staticmethod
     def _layouts(config: Config) -> dict[str, Layout]:
         names = [config.app.game] if config.app.game else engine.games()
         layouts: dict[str, Layout] = {}
@@ -426,7 +446,7 @@ class Appliance:
         game that fits the strip, a game the seats can play (ConfigError otherwise)."""
         assert config.hw.strip is not None
         layouts = cls._fitting(config, cls._layouts(config), config.hw.strip.count)
-        cls._seatable(config, list(layouts))
+        cls._with_data(config, cls._seatable(config, list(layouts)))
 
     def reload(self, config: Config) -> list[str]:
         """Apply what can change while running (pipeline settings, the players' names);

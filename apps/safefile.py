@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["FileChanged", "backup_path", "replace_file"]
+__all__ = ["FileChanged", "backup_path", "create_file", "replace_file"]
 
 
 class FileChanged(OSError):
@@ -76,3 +76,25 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None = None) -> P
         for tmp in tmps:
             Path(tmp).unlink(missing_ok=True)
         os.close(dirfd)  # closing it releases the lock
+
+
+def create_file(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+    """Write a new file `path` whole or not at all (temp file, fsync, link, directory
+    fsync); FileChanged if a file appeared there meanwhile (nothing is overwritten)."""
+    folder = path.parent
+    dirfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    tmp = ""
+    try:
+        fcntl.flock(dirfd, fcntl.LOCK_EX)
+        tmp = _write_temp(folder, path.name, data, mode, (os.geteuid(), os.getegid()))
+        try:
+            os.link(tmp, path)  # unlike a rename, never replaces a file someone just wrote
+        except FileExistsError:
+            raise FileChanged(
+                f"{path} was written by someone else meanwhile; nothing written"
+            ) from None
+        os.fsync(dirfd)
+    finally:
+        if tmp:
+            Path(tmp).unlink(missing_ok=True)
+        os.close(dirfd)

@@ -153,7 +153,8 @@ def _basic_string(s: str) -> str:
 
 
 def toml_value(value: Any) -> str:
-    """`value` (a string, number, true/false or a list of them) as TOML writes it."""
+    """`value` (a string, number, true/false, an inline table or a list of them) as TOML
+    writes it; a list of tables one table a line."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -166,7 +167,17 @@ def toml_value(value: Any) -> str:
         return repr(value)
     if isinstance(value, str):
         return _basic_string(value)
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        return (
+            "{ "
+            + ", ".join(f"{dotted((str(k),))} = {toml_value(v)}" for k, v in value.items())
+            + " }"
+        )
     if isinstance(value, list | tuple):
+        if any(isinstance(v, Mapping) for v in value):  # tables: one a line, as people write them
+            return "[\n" + "".join(f"  {toml_value(v)},\n" for v in value) + "]"
         return "[" + ", ".join(toml_value(v) for v in value) + "]"
     raise EditError(f"cannot write {type(value).__name__} {value!r} as one TOML value")
 

@@ -1,4 +1,4 @@
-"""Engine-only commands: demo (bots, no hardware), selfplay, replay, data, diagram."""
+"""Engine-only commands: demo (bots, no hardware), selfplay, replay, diagram."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from apps.userdata import user_override_path
-from engine.core import PLAYOUT_LIMIT, DataError, IllegalAction, State, derive, play_out
+from engine.core import PLAYOUT_LIMIT, IllegalAction, State, derive, play_out
 from hw.schema import Choice, Int, Invalid, Type, kind_of
 
 from .. import args as types
@@ -200,29 +199,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_data(args: argparse.Namespace) -> int:
-    game = engine.get(args.game)
-    try:
-        data = game.load_data(override=args.override) if args.override else game.data()
-    except DataError as exc:
-        print(f"tavola data: {exc}", file=sys.stderr)
-        return 1
-    groups = list(data.groups.values())
-    if args.provisional:
-        groups = [g for g in groups if g.provenance == "provisional"]
-    width = max((len(g.name) for g in data.groups.values()), default=10)
-    print(f"{game.title} component data ({data.origin}, digest {data.digest})")
-    for group in groups:
-        print(f"  {group.name:<{width}}  {group.provenance:<11}  {group.source}")
-    count = len(data.provisional())
-    print(
-        f"{count} of {len(data.groups)} value groups are provisional; correct them in "
-        f"{user_override_path(game.name)} (its tables replace these key by key, "
-        f"docs/engine.md; try a file with --override FILE)"
-    )
-    return 0
-
-
 def diagram_markdown(game: engine.Game) -> str:
     return f"# {game.title} phases\n\n```mermaid\n{game.flow_diagram()}```\n"
 
@@ -272,18 +248,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("file", help="the recorded game (JSON)")
     p.set_defaults(func=cmd_replay)
-
-    p = sub.add_parser(
-        "data",
-        help="list a game's component data and its provenance",
-        description="Lists every value group of a game's component data and "
-        "whether it comes from the rulebook, is derived, public or "
-        "provisional.",
-    )
-    _game_arg(p)
-    p.add_argument("--provisional", action="store_true", help="list provisional groups only")
-    p.add_argument("--override", help="apply this override file instead of the user's")
-    p.set_defaults(func=cmd_data)
 
     p = sub.add_parser(
         "diagram",

@@ -1,7 +1,7 @@
 """The engine contract shared by every game (see docs/engine.md)."""
 
 from .action import CHANCE, Action, Event, normalise
-from .data import DataError, GameData, Group, load_game_data
+from .data import DataError, GameData, Group, load_game_data, value_problem
 from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
 from .fields import (
@@ -80,6 +80,7 @@ __all__ = [
     "replayed",
     "seat_name",
     "tuples",
+    "value_problem",
 ]
 
 

@@ -6,10 +6,17 @@ Each game ships `data.toml` inside its package. Every top-level table except
     provenance = "rulebook" | "derived" | "public" | "provisional"
     source = "the line of the rulebook, or the reasoning"
 
+A provisional group may also say what to ask its owner, key by key, with the
+component in hand (`ask = { last_space = "..." }`); `tavola data check GAME` asks it.
+
 Rules code reads values, never provenance; provenance exists so an owner of
 the physical game can see what to check (`tavola data GAME`) and correct it in
-one place: an override file whose tables replace the shipped ones key by key
-(and are then marked "override"). The app says which file (apps.userdata).
+one place: an override file whose tables replace the shipped ones key by key.
+A table written by a component check says `provenance = "owner"`; one written by
+hand says nothing and is listed as "override". Every key must be one the shipped
+group has, with a value of the same kind (a number, text, list or table); a
+mistake is a DataError naming the file, the line and the key. The app says which
+file (apps.userdata).
 """
 
 from __future__ import annotations
@@ -17,27 +24,38 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from .errors import DataError
 
-PROVENANCES = ("rulebook", "derived", "public", "provisional", "override")
+PROVENANCES = ("rulebook", "derived", "public", "provisional", "override", "owner")
+META_KEYS = ("provenance", "source", "ask")
 
 
 @dataclass(frozen=True)
 class Group:
-    """One value group with its provenance."""
+    """One value group with its provenance. `shipped` is the provenance of the shipped
+    group, `owned` the keys an override file replaced, `ask` what to ask an owner."""
 
     name: str
     provenance: str
     source: str
     values: dict[str, Any]
+    shipped: str = ""
+    owned: frozenset[str] = frozenset()
+    ask: dict[str, str] = field(default_factory=dict)
 
     def __getitem__(self, key: str) -> Any:
         return self.values[key]
+
+    def unchecked(self) -> list[str]:
+        """The keys still provisional: shipped as guesses and not replaced by the owner."""
+        if (self.shipped or self.provenance) != "provisional":
+            return []
+        return [k for k in self.values if k not in self.owned]
 
 
 class GameData:
@@ -61,6 +79,10 @@ class GameData:
     def provisional(self) -> list[Group]:
         return [g for g in self.groups.values() if g.provenance == "provisional"]
 
+    def unchecked(self) -> list[tuple[Group, str]]:
+        """Every provisional value an owner has not checked: (group, key), in file order."""
+        return [(g, k) for g in self.groups.values() for k in g.unchecked()]
+
 
 def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[str, Group]:
     groups: dict[str, Group] = {}
@@ -69,11 +91,12 @@ def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[s
             continue
         if not isinstance(table, dict):
             raise DataError(f"{origin}: [{name}] must be a table of values")
-        values = {k: v for k, v in table.items() if k not in ("provenance", "source")}
+        values = {k: v for k, v in table.items() if k not in META_KEYS}
         prov: Any
         source: Any
         if override:
-            prov, source = "override", str(table.get("source", origin))
+            prov = table.get("provenance", "override")
+            source = str(table.get("source", origin))
         else:
             prov = table.get("provenance")
             if prov not in PROVENANCES[:4]:
@@ -84,8 +107,66 @@ def _parse_groups(raw: dict[str, Any], origin: str, *, override: bool) -> dict[s
             source = table.get("source")
             if not isinstance(source, str) or not source.strip():
                 raise DataError(f'{origin}: [{name}] needs a non-empty source = "..."')
-        groups[name] = Group(name, prov, source, values)
+        ask = table.get("ask", {})
+        if not isinstance(ask, dict) or not all(isinstance(v, str) for v in ask.values()):
+            raise DataError(f'{origin}: [{name}] ask must be a table of key = "question"')
+        groups[name] = Group(name, prov, source, values, ask=dict(ask))
     return groups
+
+
+def _kind(value: Any) -> str:
+    """The kind of a TOML value, as an owner would say it."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text in quotes"
+    if isinstance(value, list):
+        return "a list [...]"
+    return "a table { ... }"
+
+
+def value_problem(new: Any, old: Any) -> str | None:
+    """Why `new` cannot replace `old` (None: it can): the same kind of value, and the
+    items of a list or table of the kind the shipped ones are (what keys a nested table
+    may have is the game's own check, `Game.check_data`)."""
+    if _kind(new) != _kind(old):
+        return f"must be {_kind(old)}, like {json.dumps(old)[:60]}"
+    samples = old if isinstance(old, list) else list(old.values()) if isinstance(old, dict) else []
+    kinds = {_kind(v) for v in samples}
+    if len(kinds) == 1:
+        items = new if isinstance(new, list) else list(new.values())
+        labels = [f"item {i + 1}" for i in range(len(new))] if isinstance(new, list) else list(new)
+        for label, item in zip(labels, items, strict=True):
+            why = value_problem(item, samples[0])
+            if why:
+                return f"{label} {why}"
+    return None
+
+
+def line_of(text: str, group: str, key: str | None = None) -> int | None:
+    """The line (1-based) where `[group]` or its `key` is written, for messages; None if
+    it cannot be found (a dotted or inline way of writing it)."""
+    current = None
+    header = None
+    for n, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith("[") and not stripped.startswith("[["):
+            current = stripped.strip("[]").split("#")[0].strip().strip('"')
+            if current == group and header is None:
+                header = n
+            continue
+        if current == group and key is not None:
+            lead = stripped.split("=", 1)[0].strip().strip('"')
+            if "=" in stripped and lead == key:
+                return n
+    return header
+
+
+def _where(path: Path, text: str, group: str, key: str | None = None) -> str:
+    line = line_of(text, group, key)
+    return f"{path}:{line}" if line else str(path)
 
 
 def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
@@ -101,8 +182,15 @@ def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
         raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None
 
 
-def load_game_data(package: str, game: str, *, override: Path | str | None = None) -> GameData:
-    """Load `data.toml` of `package`, then apply the `override` file if one is given.
+def load_game_data(
+    package: str,
+    game: str,
+    *,
+    override: Path | str | None = None,
+    override_text: str | None = None,
+) -> GameData:
+    """Load `data.toml` of `package`, then apply the `override` file if one is given
+    (`override_text`: that file's text, already read or about to be written).
 
     Where an owner keeps such a file is the app's business (apps.userdata): the engine
     reads no environment and no home directory.
@@ -110,16 +198,56 @@ def load_game_data(package: str, game: str, *, override: Path | str | None = Non
     origin = f"{package.replace('.', '/')}/data.toml"
     text = resources.files(package).joinpath("data.toml").read_text(encoding="utf-8")
     groups = _parse_groups(_read_toml(origin, text), origin, override=False)
-    path = Path(override) if override is not None else None
-    if path is not None:
-        extra = _parse_groups(_read_toml(path), str(path), override=True)
-        for name, group in extra.items():
-            base = groups.get(name)
-            if base is None:
-                raise DataError(f"{path}: [{name}] is not a value group of {game}")
-            unknown = set(group.values) - set(base.values)
-            if unknown:
-                raise DataError(f"{path}: [{name}] has unknown keys: {', '.join(sorted(unknown))}")
-            groups[name] = Group(name, "override", str(path), {**base.values, **group.values})
-        origin = f"{origin} + {path}"
-    return GameData(game, groups, origin)
+    groups = {
+        n: Group(n, g.provenance, g.source, g.values, g.provenance, ask=g.ask)
+        for n, g in groups.items()
+    }
+    if override is None and override_text is None:
+        return GameData(game, groups, origin)
+    path = Path(override) if override is not None else Path("<override>")
+    if override_text is None:
+        override_text = _read_text(path)
+    extra = _parse_groups(_read_toml(path, override_text), str(path), override=True)
+    for name, group in extra.items():
+        where = _where(path, override_text, name)
+        base = groups.get(name)
+        if base is None:
+            raise DataError(
+                f"{where}: [{name}] is not a value group of {game} "
+                f"(groups: {', '.join(groups)}; `tavola data {game} --template` lists them)"
+            )
+        if group.provenance not in ("override", "owner"):
+            raise DataError(
+                f"{_where(path, override_text, name, 'provenance')}: [{name}] provenance "
+                f'must be "owner" (a checked copy) or left out, not {group.provenance!r}'
+            )
+        unknown = set(group.values) - set(base.values)
+        if unknown:
+            first = sorted(unknown)[0]
+            raise DataError(
+                f"{_where(path, override_text, name, first)}: [{name}] has unknown keys: "
+                f"{', '.join(sorted(unknown))} (its keys: {', '.join(base.values)})"
+            )
+        for key, value in group.values.items():
+            why = value_problem(value, base.values[key])
+            if why:
+                raise DataError(f"{_where(path, override_text, name, key)}: [{name}] {key} {why}")
+        groups[name] = Group(
+            name,
+            group.provenance,
+            str(path),
+            {**base.values, **group.values},
+            base.shipped,
+            frozenset(group.values),
+            base.ask,
+        )
+    return GameData(game, groups, f"{origin} + {path}")
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None

@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 from .action import CHANCE, Action, Event, normalise
 from .data import GameData, load_game_data
-from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
+from .errors import DataError, GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
 from .fields import Fields
 from .flow import Flow
@@ -116,12 +116,35 @@ class Game(ABC, Generic[S]):
         self._data_file: Path | None = None
         self.state_class.game = self
 
-    def load_data(self, override: Path | str | None = None) -> GameData:
+    def load_data(self, override: Path | str | None = None, *, text: str | None = None) -> GameData:
         """Read this game's component data: `data.toml` of the game's package, then the
-        `override` file if one is given. The engine never looks for an owner's file
-        itself: the app says where it is (apps.userdata)."""
+        `override` file if one is given (`text`: its text), checked (`check_data`). The
+        engine never looks for an owner's file itself: the app says where it is
+        (apps.userdata)."""
         package = type(self).__module__.rpartition(".")[0] or type(self).__module__
-        return load_game_data(package, self.name, override=override)
+        data = load_game_data(package, self.name, override=override, override_text=text)
+        if override is not None or text is not None:
+            self.check_data(data)
+        return data
+
+    def check_data(self, data: GameData) -> None:
+        """DataError unless the game can be played with `data`: each game's own checks
+        run when its components are compiled (a new state), then one random game at the
+        fewest and the most players shows that the values hold together."""
+        from .playout import PLAYOUT_LIMIT, play_out
+        from .rng import derive
+
+        for players in sorted({self.min_players, self.max_players}):
+            try:
+                state = self.new_state(players, seed=1, data=data)
+                play_out(state, derive(1, "check-data", players), limit=PLAYOUT_LIMIT)
+            except DataError:
+                raise
+            except Exception as exc:  # what the values break is the message
+                raise DataError(
+                    f"{data.origin}: {self.title} cannot be played with these values "
+                    f"({type(exc).__name__}: {exc})"
+                ) from None
 
     def use_data_file(self, path: Path | str | None) -> None:
         """Make `data()` apply the owner's override file `path` (None: the shipped data)."""
@@ -129,7 +152,8 @@ class Game(ABC, Generic[S]):
         self._data = None
 
     def data(self) -> GameData:
-        """The default data (with the file given to `use_data_file`), loaded once."""
+        """The default data (with the file given to `use_data_file`), loaded and checked
+        once: a mistake in an owner's file is a DataError on the first use of the game."""
         if self._data is None:
             self._data = self.load_data(self._data_file)
         return self._data

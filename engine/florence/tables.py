@@ -192,10 +192,23 @@ def _board(data: GameData) -> dict[str, Any]:
         "route_next": route_next,
         "route_prev": route_prev,
         "spaces": int(data["queue"]["spaces"]),
-        "blockers": tuple(
-            tuple(int(b) for b in nums) for nums in data["queue_blockers"]["numbers"]
-        ),
+        "blockers": _blockers(data, n),
     }
+
+
+def _blockers(data: GameData, n: int) -> tuple[tuple[int, ...], ...]:
+    """Setup: 'cover the spots that show a number higher than the number of players': the
+    three numbered spots of each location (27 queue blockers), each a player count 2-5."""
+    rows = data["queue_blockers"]["numbers"]
+    if len(rows) != n:
+        raise DataError(f"[queue_blockers] numbers: {len(rows)} locations given, the board has {n}")
+    for i, nums in enumerate(rows, 1):
+        if len(nums) != 3 or not all(isinstance(b, int) and 2 <= b <= 5 for b in nums):
+            raise DataError(
+                f"[queue_blockers] numbers: location {i} shows {nums}; each location has three "
+                "numbered spots, each a player count 2-5, like [3, 4, 4]"
+            )
+    return tuple(tuple(int(b) for b in nums) for nums in rows)
 
 
 def _family(data: GameData) -> dict[str, Any]:

@@ -196,19 +196,42 @@ def _links(data: GameData, road: _Road) -> set[tuple[int, int]]:
 
 
 def _diagonal_pairs(
-    columns: list[list[int]], links: set[tuple[int, int]], rule: str
+    columns: list[list[int]],
+    links: set[tuple[int, int]],
+    rule: str,
+    listed: Sequence[tuple[int, int]] = (),
 ) -> list[tuple[int, int]]:
-    """Unlinked forward neighbours that count as diagonal special moves (Portus -> Rome)."""
-    if rule not in ("parallel", "unlinked"):
-        raise DataError(f"[diagonals] rule must be 'parallel' or 'unlinked', not {rule!r}")
+    """Unlinked forward neighbours that count as diagonal special moves (Portus -> Rome):
+    every one ("unlinked"), the crossings of parallel 2-square columns ("parallel"), or
+    those and the pairs an owner found on the board ("listed")."""
+    if rule not in RULES:
+        raise DataError(
+            f"[diagonals] rule must be {', '.join(repr(r) for r in RULES)}, not {rule!r}"
+        )
     pairs: list[tuple[int, int]] = []
+    unlinked: set[tuple[int, int]] = set()
     for here, there in pairwise(columns):
         between = {(a, b) for a, b in links if a in here and b in there}
+        loose = [pair for pair in product(here, there) if pair not in between]
+        unlinked.update(loose)
         if rule == "unlinked":
-            pairs += [pair for pair in product(here, there) if pair not in between]
+            pairs += loose
         elif _parallel(here, there, between):
             pairs += [(here[0], there[1]), (here[1], there[0])]
+    if rule == "listed":
+        for a, b in listed:
+            pair = (a, b) if (a, b) in unlinked else (b, a)
+            if pair not in unlinked:
+                raise DataError(
+                    f"[diagonals] pairs: {a} - {b} are not unlinked squares of neighbouring "
+                    "columns (a line joins them, or they are not side by side)"
+                )
+            if pair not in pairs:
+                pairs.append(pair)
     return pairs
+
+
+RULES = ("parallel", "unlinked", "listed")
 
 
 def _parallel(here: list[int], there: list[int], between: set[tuple[int, int]]) -> bool:
@@ -263,8 +286,9 @@ def _steps(data: GameData, road: _Road) -> _Steps:
     index = {s: i for i, s in enumerate(road.ids)}
     n = len(road.names)  # FINISH
     straight = _straight(road, links, index)
-    rule = str(data["diagonals"]["rule"])
-    diagonal = _table(_diagonal_pairs(road.columns, links, rule), index, n)
+    group = data["diagonals"]
+    listed = [(int(a), int(b)) for a, b in group.values.get("pairs", [])]
+    diagonal = _table(_diagonal_pairs(road.columns, links, str(group["rule"]), listed), index, n)
     sideways: list[list[int]] = [[] for _ in range(n)]
     for col in road.columns:  # within a column, to the square above or below
         for a, b in pairwise(col):

@@ -173,7 +173,7 @@ def test_every_line_of_the_tour_runs_as_written(checkout: Path) -> None:
             assert done.returncode == 0, done.stderr
             last = done.stdout.splitlines()[-1]
             assert str(checkout / "owner" / "strozzi.toml") in last
-            assert "--override" in last and "docs/engine.md" in last
+            assert "tavola data check strozzi" in last and "--template" in last
         elif command == "cards":
             done = run(checkout, line, input="0001234\n1\n")
             assert done.returncode == 0, done.stderr

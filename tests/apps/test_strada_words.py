@@ -133,15 +133,16 @@ def resumed_before_the_end(strada, state: StradaRomanaState) -> tuple[Appliance,
     ("seed", "players", "words"),
     [
         (
-            58,
+            33,
             3,
-            "Ada and Bruno have 5 points each; Ada wins the tie with more coins (2 against 0).",
+            "Bruno and Carla have 14 points each; Carla wins the tie with more coins (1 against "
+            "0).",
         ),
         (
-            45,
+            51,
             3,
-            "Ada and Bruno have 12 points and 0 coins each; Bruno played last and loses the "
-            "tie: Ada wins.",
+            "Ada and Carla have 1 point and 0 coins each; Ada played last and loses the tie: "
+            "Carla wins.",
         ),
     ],
 )
@@ -174,7 +175,7 @@ def test_history_shows_a_strada_games_steps_breakdown_and_tie_break(tmp_path: Pa
     """`tavola history N` on a finished Strada Romana game: each coin and scoring step
     under the action that caused it, the result with its tie-break ('If there is still a
     tie, the player that played last loses'), and each seat's line by the score sheet."""
-    state = tied_game(3, 45)
+    state = tied_game(3, 51)
     db = tmp_path / "journal.db"
     journal = Journal(db)
     seats = [{"seat": str(p + 1), "colour": [255, 0, 0]} for p in range(3)]
@@ -186,19 +187,19 @@ def test_history_shows_a_strada_games_steps_breakdown_and_tie_break(tmp_path: Pa
     journal.finish(gid, state.scores(), state.winner())
     journal.close()
     tie = (
-        "Seat 1 and seat 2 have 12 points and 0 coins each; seat 2 played last and loses "
-        "the tie: seat 1 wins."
+        "Seat 1 and seat 3 have 1 point and 0 coins each; seat 1 played last and loses "
+        "the tie: seat 3 wins."
     )
     listing = run("history", "--db", str(db)).stdout
-    assert f"Strada Romana: seat 1 12, seat 2 12, seat 3 0; Seat 1 wins 12-12-0. {tie}" in listing
+    assert f"Strada Romana: seat 1 1, seat 2 -1, seat 3 1; Seat 3 wins 1, 1, -1. {tie}" in listing
     shown = run("history", str(gid), "--db", str(db)).stdout.splitlines()
-    assert shown[0].endswith("Strada Romana, 3 players, seed 45, finished")
+    assert shown[0].endswith("Strada Romana, 3 players, seed 51, finished")
     assert any(re.fullmatch(r"    Seat \d passes and takes 1 coin\.", s) for s in shown)
     assert any(
         re.fullmatch(r"    Seat \d changes 5 coins into a Victory Point .*", s) for s in shown
     )
     assert any(re.fullmatch(r"    Seat 1's contracts: .*", s) for s in shown)
-    assert shown[-4] == f"Game over. Seat 1 wins 12-12-0. {tie}"
+    assert shown[-4] == f"Game over. Seat 3 wins 1, 1, -1. {tie}"
     for line, (p, score) in zip(shown[-3:], state.standings(), strict=True):
         assert re.fullmatch(rf"seat {p + 1}: (Victory Points -?\d+)?.* = {score}", line), line
         assert "other" not in line

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import DataError
+from engine.core import DataError, GameData
 from engine.strada_romana import GAME, board_for
 
 from .helpers import arrange, play, started
@@ -23,7 +23,12 @@ def test_every_value_group_has_provenance_and_the_open_questions_are_provisional
         for g in data.groups.values()
     )
     assert all(g.source.strip() for g in data.groups.values())
-    assert {g.name for g in data.provisional()} == {"areas", "single_square", "finish"}
+    assert {g.name for g in data.provisional()} == {
+        "areas",
+        "single_square",
+        "finish",
+        "diagonals",
+    }
 
 
 def test_the_road_has_31_squares_in_three_parts_of_five_columns() -> None:
@@ -37,10 +42,19 @@ def test_the_road_has_31_squares_in_three_parts_of_five_columns() -> None:
     assert [len(s) for s in b.start] == [5, 5]
 
 
-def test_sideways_and_diagonal_neighbours_are_derived_from_the_columns_and_links() -> None:
+def parallel_data(tmp_path: Path, extra: str = "") -> GameData:
+    override = tmp_path / "strada_romana.toml"
+    override.write_text(f'[diagonals]\nrule = "parallel"\n{extra}', encoding="utf-8")
+    return GAME.load_data(override=override)
+
+
+def test_sideways_and_diagonal_neighbours_are_derived_from_the_columns_and_links(
+    tmp_path: Path,
+) -> None:
     """Sideways: within a column, in 3-square columns only to or from the middle square.
-    Diagonal: between two parallel 2-square columns that have only straight links."""
-    b = board_for(GAME.data())
+    Diagonal (rule "parallel"): between two parallel 2-square columns that have only
+    straight links."""
+    b = board_for(parallel_data(tmp_path))
     ix = b.square_index
     assert names(b, b.sideways[ix["113"]]) == {"111", "112"}
     assert names(b, b.sideways[ix["111"]]) == {"113"}
@@ -87,3 +101,32 @@ def test_bad_board_data_names_the_key(tmp_path: Path) -> None:
     override.write_text("[links]\nportus_to_rome = [[111, 131]]\n", encoding="utf-8")
     with pytest.raises(DataError, match="does not lead to the next column"):
         board_for(GAME.load_data(override=override))
+
+
+def test_the_shipped_diagonals_reach_every_unlinked_square_of_the_next_column() -> None:
+    """Rule "unlinked" (shipped): 'he can move the wagons diagonally' reaches any square of
+    the next column that no line joins: 18 pairs each way, none of them a linked step."""
+    b = board_for(GAME.data())
+    ix = b.square_index
+    rome = {b.square_names[s]: names(b, t) for s, t in enumerate(b.diagonal[0]) if t}
+    assert sum(len(t) for t in rome.values()) == 18
+    assert rome["122"] == {"131"} and rome["212"] == {"221"} and rome["141"] == {"152"}
+    for square, targets in rome.items():
+        assert not targets & names(b, b.straight[0][ix[square]])
+
+
+def test_an_owner_lists_the_diagonals_of_their_board(tmp_path: Path) -> None:
+    """Rule "listed": the parallel crossings and the pairs the owner named, nothing else;
+    a pair a line already joins is refused with the squares named."""
+    b = board_for(parallel_data(tmp_path, "pairs = [[212, 221]]\n"))
+    assert not b.diagonal[0][b.square_index["212"]]  # "parallel" leaves the list aside
+    listed = tmp_path / "listed.toml"
+    listed.write_text('[diagonals]\nrule = "listed"\npairs = [[221, 212]]\n', encoding="utf-8")
+    b = board_for(GAME.load_data(override=listed))
+    ix = b.square_index
+    rome = {b.square_names[s]: names(b, t) for s, t in enumerate(b.diagonal[0]) if t}
+    assert rome["212"] == {"221"} and "122" not in rome and len(rome) == 7
+    assert names(b, b.diagonal[1][ix["221"]]) == {"212"}  # and back towards Portus
+    listed.write_text('[diagonals]\nrule = "listed"\npairs = [[113, 122]]\n', encoding="utf-8")
+    with pytest.raises(DataError, match="113 - 122 are not unlinked"):
+        GAME.load_data(override=listed)

@@ -78,25 +78,30 @@ def test_three_wagons_one_square_each() -> None:
 def test_extra_move_straight_diagonal_straight_diagonal() -> None:
     """'a player who pays 3 coins (extra move) can move: 1 straight, 1 diagonal, another
     straight and finally the fourth (extra) move diagonal. He would not have used the option
-    to go sideways.' On the public board no road has diagonals two columns apart, so the
-    four steps are shared by two wagons (ruling 9)."""
-    state = arrange(started(4), wagons={"ballio": "131", "canopites": "211"}, coins={0: 3})
+    to go sideways.' With the shipped diagonals (rule "unlinked") one wagon does all four."""
+    state = arrange(started(4), wagons={"ballio": "131"}, coins={0: 3})
+    play(state, "buy extra", "step ballio 141", "step ballio 152", "step ballio 212")
+    state.apply("step ballio 221")  # 212 -> 221: no line links them, a diagonal
+    assert state.to_dict()["wagons"]["ballio"][0] == "221"
+    assert state.used == 4 and state.coins[0] == 0
+
+
+def test_extra_move_example_shared_by_two_wagons_on_a_parallel_board(tmp_path: Path) -> None:
+    """On a board whose only special diagonals cross parallel 2-square columns
+    ([diagonals] rule = "parallel"), no road has two of them two columns apart: the four
+    steps are shared by two wagons, as 'can be used for all the wagons moved during a
+    single turn' allows (ruling 9); one wagon cannot make the second diagonal."""
+    override = tmp_path / "strada_romana.toml"
+    override.write_text('[diagonals]\nrule = "parallel"\n', encoding="utf-8")
+    data = GAME.load_data(override=override)
+    state = arrange(
+        started(4, data=data), wagons={"ballio": "131", "canopites": "211"}, coins={0: 3}
+    )
     play(state, "buy extra", "step ballio 141", "step ballio 152", "stop")
     play(state, "step canopites 221", "step canopites 232")  # the fourth step
     d = state.to_dict()["wagons"]
     assert (d["ballio"][0], d["canopites"][0]) == ("152", "232")
     assert state.used == 4 and state.coins[0] == 0
-
-
-def test_extra_move_example_with_one_wagon_on_a_board_with_more_diagonals(
-    tmp_path: Path,
-) -> None:
-    """The same example with one wagon, if an owner's board allows a diagonal wherever no
-    line links two squares of neighbouring columns ([diagonals] rule = "unlinked")."""
-    override = tmp_path / "strada_romana.toml"
-    override.write_text('[diagonals]\nrule = "unlinked"\n', encoding="utf-8")
-    data = GAME.load_data(override=override)
-    state = arrange(started(4, data=data), wagons={"ballio": "131"}, coins={0: 3})
-    play(state, "buy extra", "step ballio 141", "step ballio 152", "step ballio 212")
-    state.apply("step ballio 221")  # 212 -> 221: no line links them, a diagonal
-    assert state.to_dict()["wagons"]["ballio"][0] == "221" and state.used == 4
+    one = arrange(started(4, data=data), wagons={"ballio": "131"}, coins={0: 3})
+    play(one, "buy extra", "step ballio 141", "step ballio 152", "step ballio 212")
+    assert "step ballio 221" not in [a.text for a in one.legal_actions()]
