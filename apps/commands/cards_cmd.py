@@ -4,23 +4,34 @@
     tavola cards learn strozzi --device /dev/ttyUSB0 --kind rdm6300
     tavola cards learn strozzi --device /dev/input/by-id/usb-X-event-kbd --kind hid
     tavola cards learn strozzi --keyboard        # a scanner that types (USB keyboard mode)
+    tavola cards learn strozzi --faces           # no scanner: type the 29 ship cards once
     tavola cards list strozzi
 
-`learn` waits for a scan, lists the game's cards with the number of each, and
-asks which card it was (a number or its notation); the pair is saved at once,
-so stopping halfway loses nothing.
+`learn` waits for a scan, lists the game's named cards (Strozzi's progress
+tokens) with the number of each, and asks which card it was: a number, its
+notation, or for a card entered by what is printed on it (a Strozzi ship) its
+face. A ship's face is its sails, then the goods, scrolls and progress-token
+symbol it shows, in full (`5 gold0 grain2 cloth2 scrolls0 token`) or short
+(`5 g0 r2 c2 s0 t`, or `5 grain2 cloth2 token`: a word left out is 0, or no
+token; g gold, r grain, c cloth, s scrolls, t token). Each pair is saved at
+once, so stopping halfway loses nothing. Once all 29 ship cards have a tag, or
+with --faces once all 29 faces are typed, they are checked against the
+rulebook and written as the owner's deck (`[ships]` of the owner's data file,
+`tavola data strozzi` says where); tables started from then on play with it.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import engine
-from engine.core import counted
+from engine.core import CardFaces, DataError, counted
 from firmware_bridge.config import HID_LAYOUTS
 from hw.tomlsource import ConfigError
 
@@ -77,17 +88,26 @@ def learn(
     *,
     count: int | None = None,
 ) -> int:
-    """Pair each scanned id with the card a person names; returns how many were paired."""
-    cards = catalogue(game)
+    """Pair each scanned id with the card a person names; returns how many were paired.
+    Once every card entered by face has a tag, they are written as the owner's deck."""
+    g = engine.get(game)
+    faces = g.card_faces(g.data())
+    cards = [c for c in catalogue(game) if faces is None or not _is_face(faces, c[0])]
     names = [card for card, _ in cards]
     paired = 0
-    say(f"{engine.get(game).title}: {len(cards)} kinds of card. Scan a card.")
+    kinds = f"{engine.get(game).title}: {counted(len(cards), 'kind')} of card"
+    if faces is not None:
+        kinds += f", and {faces.total} {faces.kind} entered by what they show"
+    say(f"{kinds}. Scan a card.")
     for code in codes:
         before = registry.card(game, code)
         left = left_to_pair(cards, registry.cards(game))
-        say(f"Scanned {code}" + (f", now paired with '{before}'." if before else "."))
+        said = f", now paired with {_in_words(faces, before)}." if before else "."
+        say(f"Scanned {code}{said}")
         say(_listing(names, left))
-        card = _choose(names, ask)
+        if faces is not None:
+            say(f"Or type the face of one of the {faces.kind}: {faces.help}.")
+        card = _choose(names, ask, faces)
         if card is None:
             break
         if card == "":
@@ -97,10 +117,138 @@ def learn(
         registry.save()
         paired += 1
         remaining = sum(max(n, 0) for n in left_to_pair(cards, registry.cards(game)).values())
-        say(f"{code} = {card}. {remaining} cards left to pair. Scan the next card.")
+        if faces is not None:
+            remaining += max(faces.total - len(_tagged_faces(faces, registry, game)), 0)
+        say(
+            f"{code} = {_in_words(faces, card)}. {counted(remaining, 'card')} left to pair. "
+            "Scan the next card."
+        )
+        if faces is not None and _is_face(faces, card):
+            _write_deck_when_complete(game, faces, _tagged_faces(faces, registry, game), say)
         if count is not None and paired >= count:
             break
     return paired
+
+
+def _is_face(faces: CardFaces, card: str) -> bool:
+    return card.partition(" ")[0] == faces.verb
+
+
+def _in_words(faces: CardFaces | None, card: str) -> str:
+    """'the 5-sail ship (2 grain, ...)' for a face, the card's notation in quotes otherwise."""
+    if faces is not None and _is_face(faces, card):
+        try:
+            return faces.words(faces.read(card))
+        except ValueError:  # an older registry's numbered ship: say it as it is
+            pass
+    return f"'{card}'"
+
+
+def _tagged_faces(faces: CardFaces, registry: CardRegistry, game: str) -> list[str]:
+    """The faces of the tags in the registry, one per tag (ids paired with a face)."""
+    out = []
+    for card in registry.cards(game).values():
+        if _is_face(faces, card):
+            try:
+                out.append(faces.read(card))
+            except ValueError:
+                continue  # `draw 7` from before faces: not a face, not part of the deck
+    return out
+
+
+def _write_deck_when_complete(
+    game: str, faces: CardFaces, entered: list[str], say: Callable[[str], None]
+) -> Path | None:
+    """All the cards entered by face are known: check them and write the owner's deck."""
+    if len(entered) < faces.total:
+        return None
+    try:
+        groups = faces.deck(entered)
+    except DataError as e:
+        say(f"The {faces.kind} entered are not a deck of the rulebook yet: {e}.")
+        return None
+    from ..userdata import user_override_path, write_owner_groups
+
+    try:
+        path = write_owner_groups(game, groups, source=f"entered with tavola cards learn {game}")
+    except (DataError, OSError) as e:  # the owner's file is broken, or not writable
+        say(f"Your deck could not be written to {user_override_path(game)}: {e}")
+        return None
+    say(
+        f"All {faces.total} {faces.kind} are known; your deck is written to {path}: "
+        "a table started from now on plays with it (restart one that is running)."
+    )
+    return path
+
+
+def learn_faces(
+    game: str, faces: CardFaces, draft: Path, ask: Callable[[str], str], say: Callable[[str], None]
+) -> Path | None:
+    """Enter every card of `faces` once, without a scanner; each answer is kept in `draft`
+    at once (stopping halfway loses nothing), the deck is written when all are in."""
+    entered = [line for line in _read_draft(draft, faces) if line]
+    say(
+        f"Enter your {faces.total} {faces.kind} once, in any order, each by what it shows: "
+        f"{faces.help}. 'undo' takes back the last one, q stops (what is entered is kept)."
+    )
+    if entered:
+        say(f"{len(entered)} of {faces.total} were entered before ({draft}); going on from there.")
+    while len(entered) < faces.total:
+        try:
+            answer = " ".join(ask(f"Card {len(entered) + 1} of {faces.total}: ").split())
+        except EOFError:
+            return None
+        if answer.lower() in ("q", "quit"):
+            say(f"Stopped: {len(entered)} of {faces.total} entered, kept in {draft}.")
+            return None
+        if not answer:
+            continue
+        if answer.lower() == "undo":
+            if entered:
+                say(f"Taken back: {faces.words(entered.pop())}.")
+                _save_draft(draft, entered)
+            continue
+        try:
+            face = faces.read(answer)
+        except ValueError as e:
+            say(f"'{answer}': {e}.")
+            continue
+        entered.append(face)
+        _save_draft(draft, entered)
+        say(f"{len(entered)}: {faces.words(face)}.")
+    path = _write_deck_when_complete(game, faces, entered, say)
+    if path is not None:
+        draft.unlink(missing_ok=True)
+    return path
+
+
+def _read_draft(draft: Path, faces: CardFaces) -> list[str]:
+    try:
+        lines = draft.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in lines:
+        try:
+            out.append(faces.read(line))
+        except ValueError:
+            continue  # a line damaged by hand: that card is asked again
+    return out
+
+
+def _save_draft(draft: Path, entered: list[str]) -> None:
+    """The faces entered so far, one a line, written atomically (a power cut keeps them)."""
+    draft.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=draft.parent, prefix=f".{draft.name}-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("".join(f"{face}\n" for face in entered))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, draft)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _listing(names: list[str], left: dict[str, int]) -> str:
@@ -112,17 +260,16 @@ def _listing(names: list[str], left: dict[str, int]) -> str:
     width = max((len(c) for c in cells), default=0) + 2
     rows = [cells[i : i + COLUMNS] for i in range(0, len(cells), COLUMNS)]
     return "\n".join("".join(c.ljust(width) for c in row).rstrip() for row in rows) or (
-        "(every card is paired; choosing one pairs another copy)"
+        "(every named card is paired; choosing one pairs another copy)"
     )
 
 
-def _choose(names: list[str], ask: Callable[[str], str]) -> str | None:
-    """The card named by number or notation; "" to skip; None to stop."""
+def _choose(names: list[str], ask: Callable[[str], str], faces: CardFaces | None) -> str | None:
+    """The card named by number, notation or face; "" to skip; None to stop."""
+    what = "number, notation or face" if faces is not None else "number or notation"
     while True:
         try:
-            answer = " ".join(
-                ask("Which card is it? (number or notation, Enter skips, q quits) ").split()
-            )
+            answer = " ".join(ask(f"Which card is it? ({what}, Enter skips, q quits) ").split())
         except EOFError:
             return None
         if answer.lower() in ("q", "quit"):
@@ -130,9 +277,15 @@ def _choose(names: list[str], ask: Callable[[str], str]) -> str | None:
         if not answer:
             return ""
         if answer.isdigit() and 1 <= int(answer) <= len(names):
-            return names[int(answer) - 1]
+            return names[int(answer) - 1]  # a lone number is the list's: a face says more
         if answer.lower() in names:
             return answer.lower()
+        if faces is not None:
+            try:
+                return f"{faces.verb} {faces.read(answer)}"
+            except ValueError as e:
+                print(f"'{answer}': {e}.", file=sys.stderr)
+                continue
         print(
             f"'{answer}' is neither a number 1-{len(names)} nor a card of the list.",
             file=sys.stderr,
@@ -199,6 +352,8 @@ def _device_codes(args: argparse.Namespace, say: Callable[[str], None]) -> Itera
 
 
 def cmd_learn(args: argparse.Namespace) -> int:
+    if args.faces:
+        return _cmd_faces(args.game)
     try:
         registry = CardRegistry.load(_registry_path(args))
         catalogue(args.game)
@@ -219,6 +374,27 @@ def cmd_learn(args: argparse.Namespace) -> int:
             close()
     say(f"{counted(paired, 'card')} paired; the registry is {registry.path}.")
     return 0
+
+
+def _cmd_faces(game: str) -> int:
+    """`learn --faces`: every card entered by face typed once, no scanner, no registry."""
+    from ..userdata import user_override_path
+
+    g = engine.get(game)
+    faces = g.card_faces(g.data())
+    if faces is None:
+        return _fail(f"{g.title} has no cards entered by what is printed on them")
+    override = user_override_path(game)
+    draft = override.with_name(f"{game}-faces.txt")
+    try:
+        written = learn_faces(game, faces, draft, input, lambda t: print(t, flush=True))
+    except KeyboardInterrupt:
+        print(f"\nStopped; what was entered is kept in {draft}.")
+        return 0
+    except (OSError, DataError) as e:
+        return _fail(f"the faces entered are kept in {draft}, but: {e}")
+    complete = written is None and len(_read_draft(draft, faces)) >= faces.total
+    return 1 if complete else 0  # all typed but not a deck of the rulebook: say so in $?
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -289,6 +465,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     q.add_argument("--baud", type=types.baud, default=9600, help="serial speed (default 9600)")
     q.add_argument("--count", type=types.count, metavar="N", help="stop after pairing N cards")
+    q.add_argument(
+        "--faces",
+        action="store_true",
+        help="no scanner: type each card that is entered by what it shows once (Strozzi's "
+        "29 ship cards: '5 g0 r2 c2 s0 t', or '5 grain2 cloth2 token'), written as your "
+        "deck when all are in; stopping keeps what is typed for the next run",
+    )
     q.set_defaults(func=cmd_learn)
 
     q = cards_sub.add_parser("list", help="the game's cards and the ids paired with them")

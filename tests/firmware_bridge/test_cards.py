@@ -117,9 +117,9 @@ def test_the_reader_refuses_unknown_ids_and_repeats_within_the_window() -> None:
         reader.resolve("strozzi", state, "A", 15.5)
 
 
-def test_learn_pairs_scans_with_numbers_or_notation(tmp_path: Path) -> None:
+def test_learn_pairs_scans_with_numbers_notation_or_a_ships_face(tmp_path: Path) -> None:
     reg = CardRegistry(tmp_path / "cards.toml")
-    answers_given = iter(["7", "nonsense", "reveal arts-2", "", "q"])
+    answers_given = iter(["5 g0 r2 c2 s0 t", "nonsense", "9 g1", "reveal arts-2", "", "1", "q"])
     said: list[str] = []
     paired = learn(
         "strozzi",
@@ -128,15 +128,82 @@ def test_learn_pairs_scans_with_numbers_or_notation(tmp_path: Path) -> None:
         lambda prompt: next(answers_given),
         said.append,
     )
-    assert paired == 2
+    assert paired == 3
     assert CardRegistry.load(tmp_path / "cards.toml").cards("strozzi") == {
-        "ID1": catalogue("strozzi")[6][0],
+        "ID1": ANNA,
         "ID2": "reveal arts-2",
+        "ID4": "reveal arts-1-venice",
     }
+    assert "ID1 = the 5-sail ship (2 grain, 2 cloth, progress token). 64 cards left" in " ".join(
+        said
+    )
     assert any("Skipped" in s for s in said)
-    names = [card for card, _ in catalogue("strozzi")]
-    number = names.index("reveal arts-2") + 1
-    assert any(f" {number}) reveal arts-2 x6" in s for s in said)  # copies still to pair
+    assert any("  4) reveal arts-2 x6" in s for s in said)  # copies still to pair
+    assert not any(") draw " in s for s in said)  # ships are not listed: their face is asked
+    assert any("Or type the face of one of the ship cards: sails (1-8)" in s for s in said)
+
+
+def owner_faces() -> list[str]:
+    """29 ship faces of an owner's box: two cards show Anna's face."""
+    return ["5 g0 r2 c2 s0 t"] * 2 + [f"{1 + i % 8} g{i % 4} s{i % 3}" for i in range(27)]
+
+
+def test_when_every_ship_has_a_tag_they_are_written_as_the_owners_deck(
+    tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("TAVOLA_DATA_DIR", str(tmp_path / "data"))
+    override = tmp_path / "data" / "strozzi.toml"
+    override.parent.mkdir()
+    override.write_text('[track]\nsource = "my board"\nlast_space = 12\n', encoding="utf-8")
+    reg = CardRegistry(tmp_path / "cards.toml")
+    said: list[str] = []
+    answers_given = iter(owner_faces())
+    codes = [f"T{i:02d}" for i in range(29)]
+
+    def ask(prompt: str) -> str:
+        if len(reg.cards("strozzi")) < 28:
+            assert "All 29" not in " ".join(said) and "last_space = 12" in override.read_text()
+            assert "[ships]" not in override.read_text()
+        return next(answers_given)
+
+    assert learn("strozzi", reg, iter(codes), ask, said.append) == 29
+    assert f"All 29 ship cards are known; your deck is written to {override}" in " ".join(said)
+    data = engine.get("strozzi").load_data(override)
+    assert data["ships"].provenance == "owner" and data["track"]["last_space"] == 12
+    assert 'provenance = "owner"' in override.read_text()
+    rules = engine.get("strozzi").new_state(3, data=data).rules
+    assert rules.copies[ANNA.removeprefix("draw ")] == 2 and sum(rules.copies.values()) == 29
+
+
+def test_learn_faces_without_a_scanner_keeps_what_is_typed_and_goes_on(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.setenv("TAVOLA_DATA_DIR", str(tmp_path))
+    faces = owner_faces()
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join([*faces[:10], "9 g1", "q"]) + "\n"))
+    assert main(["cards", "learn", "strozzi", "--faces"]) == 0
+    out = capsys.readouterr().out
+    assert "Enter your 29 ship cards once" in out
+    assert "1: the 5-sail ship (2 grain, 2 cloth, progress token)." in out
+    assert "'9 g1': 9 sails: a card shows 1-8 sails." in out
+    assert "Stopped: 10 of 29 entered, kept in" in out
+    draft = tmp_path / "strozzi-faces.txt"
+    assert len(draft.read_text().splitlines()) == 10 and not (tmp_path / "strozzi.toml").exists()
+    rest = [*faces[10:20], "8 g3 r3 c3 s2 t", "undo", *faces[20:]]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(rest) + "\n"))
+    assert main(["cards", "learn", "strozzi", "--faces"]) == 0
+    out = capsys.readouterr().out
+    assert "10 of 29 were entered before" in out
+    assert (
+        "Taken back: the 8-sail ship (3 gold, 3 grain, 3 cloth, 2 scrolls, progress token)." in out
+    )
+    assert "All 29 ship cards are known; your deck is written to" in out
+    assert not draft.exists()
+    data = engine.get("strozzi").load_data(tmp_path / "strozzi.toml")
+    assert len(data["ships"]["cards"]) == 29
+    assert {"sails": 5, "goods": {"rome": 2, "naples": 2}, "scrolls": 0, "token": True} in data[
+        "ships"
+    ]["cards"]
 
 
 def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -147,7 +214,7 @@ def test_tavola_cards_learn_from_the_keyboard_and_list(tmp_path: Path, monkeypat
     assert main(["cards", "list", "strozzi", "--cards", str(cards)]) == 0
     out = capsys.readouterr().out
     assert "Strozzi: 2 of 65 cards paired" in out
-    assert catalogue("strozzi")[0][0] in out and "04A1B2C3D4" in out
+    assert "reveal arts-1-venice" in out and "04A1B2C3D4" in out
     assert "reveal sciences-2" in out and "ABC (1 of 6)" in out
 
 
@@ -156,7 +223,7 @@ def test_tavola_cards_learn_from_an_emulated_board(
 ) -> None:
     emu = mcu_emulator(leds=4)
     cards = tmp_path / "cards.toml"
-    monkeypatch.setattr("sys.stdin", io.StringIO("29\n30\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("5 g0 r2 c2 s0 t\n1\n"))
 
     def scan() -> None:
         if emu.wait_connected(10):
@@ -185,7 +252,7 @@ def test_tavola_cards_learn_from_an_emulated_board(
         scanner.join()
     assert code == 0
     assert CardRegistry.load(cards).cards("strozzi") == {
-        "0A0079A2B1": catalogue("strozzi")[28][0],
-        "1122334455": catalogue("strozzi")[29][0],
+        "0A0079A2B1": ANNA,
+        "1122334455": "reveal arts-1-venice",
     }
     assert "Table microcontroller connected" in capsys.readouterr().out
