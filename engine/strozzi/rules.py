@@ -182,6 +182,7 @@ class Rules:
                 f"{cards} ([deck] cards)"
             )
         _ships(data["ships_example"], "ships_example", ports, goods)  # the same checks
+        last_space, bonus = _track(data["track"])
         copies: dict[str, int] = {}
         faces: dict[str, Ship] = {}
         for ship in sorted(deck, key=_face_order):
@@ -199,8 +200,8 @@ class Rules:
             removed=MappingProxyType({int(k): int(v) for k, v in data["deck"]["removed"].items()}),
             ship_points=tuple(data["ship_scoring"]["points"]),
             marker_points=tuple(data["marker_scoring"]["points"]),
-            last_space=int(data["track"]["last_space"]),
-            bonus=MappingProxyType({int(k): int(v) for k, v in data["track"]["bonus"].items()}),
+            last_space=last_space,
+            bonus=MappingProxyType(bonus),
             progress_points=tuple(data["progress_scoring"]["points"]),
             categories=categories,
             token_counts=MappingProxyType(counts),
@@ -370,6 +371,35 @@ def _check_tokens(
                 f"has {TOKENS_PER_CATEGORY} of each category, "
                 f"{TOKENS_PER_CATEGORY * len(categories)} in all"
             )
+
+
+def _track(group: Any) -> tuple[int, dict[int, int]]:
+    """'If a player has his marker on one of the bonus spaces (5, 10 or 15), he earns
+    those points' and 'players cannot move their markers past the bonus space 15': three
+    bonus spaces worth 5, 10 and 15 in that order along the track, the 15 one its last."""
+    last = int(group["last_space"])
+    if last < 3:
+        raise DataError(f"[track] last_space must be 3 or more (found {last})")
+    try:
+        bonus = {int(k): int(v) for k, v in group["bonus"].items()}
+    except ValueError:
+        raise DataError("[track] bonus: write it as { space = points }, like { 4 = 5 }") from None
+    if sorted(bonus.values()) != [5, 10, 15]:
+        raise DataError(
+            f"[track] bonus must give the three bonus spaces 5, 10 and 15 (found "
+            f"{sorted(bonus.values())})"
+        )
+    if [bonus[k] for k in sorted(bonus)] != [5, 10, 15] or not all(0 < k <= last for k in bonus):
+        raise DataError(
+            f"[track] bonus: the spaces of the 5, 10 and 15 bonus must rise along the track, "
+            f"between 1 and the last space {last} (found {bonus})"
+        )
+    if bonus.get(last) != 15:
+        raise DataError(
+            f"[track] 'players cannot move their markers past the bonus space 15': the 15 "
+            f"bonus is on the last space, {last} (found {bonus})"
+        )
+    return last, bonus
 
 
 def _token(name: str, ports: tuple[str, ...]) -> Token:

@@ -205,3 +205,18 @@ def test_save_refuses_a_value_of_the_wrong_kind(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"\[track\] last_space must be a number"):
         datacheck.save("strozzi", {("track", "last_space"): "ten"}, path=tmp_path / "s.toml")
     assert not (tmp_path / "s.toml").exists()
+
+
+def test_a_strozzi_track_whose_last_space_is_not_the_15_bonus_is_refused(tmp_path: Path):
+    """'players cannot move their markers past the bonus space 15': the 15 bonus is the
+    track's last space; a shorter track with the shipped bonuses is refused by name."""
+    path = tmp_path / "strozzi.toml"
+    proc = run("data", "check", "strozzi", "--override", str(path), stdin="8\n\nq\n")
+    assert "Not written:" in proc.stdout and "between 1 and the last space 8" in proc.stdout
+    assert not path.exists()
+    path.write_text("[track]\nbonus = { 4 = 10, 7 = 5, 10 = 15 }\n")
+    with pytest.raises(DataError, match="must rise along the track"):
+        STROZZI.load_data(path)
+    path.write_text("[track]\nbonus = { 4 = 5, 7 = 10, 9 = 15 }\n")
+    with pytest.raises(DataError, match="the 15 bonus is on the last space, 10"):
+        STROZZI.load_data(path)
