@@ -131,6 +131,23 @@ class Lobby:
             return ()
         return self.view.palette_for(max(1, len(self.seating.joined)))
 
+    def open_deck(self, game: engine.Game, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options that let the people at the table enter any card face while the game's
+        deck is still the shipped guess (engine.core.faces): the card that came up is
+        theirs, not the guess's. Not when the app draws, nor against the config's choice."""
+        if self.table.chance.automatic:
+            return {}
+        faces = game.card_faces(game.data())
+        if faces is None or not game.data()[faces.group].unchecked():
+            return {}
+        extra = {k: v for k, v in faces.open_options.items() if k not in options}
+        if extra:
+            self.table.say(
+                f"Your {faces.kind} are not entered yet: the table takes any card as it comes "
+                f"up (`tavola cards learn {game.name} --faces` enters your deck once)."
+            )
+        return extra
+
     def start_if_ready(self) -> None:
         """Start the chosen game with the joined players, or say why it cannot start."""
         table = self.table
@@ -154,6 +171,7 @@ class Lobby:
         # [app.options] may name options of several games: each game gets its own
         declared = {o.name for o in game.options}
         options = {k: v for k, v in self.options.items() if k in declared}
+        options.update(self.open_deck(game, options))
         try:
             state = game.new_state(len(players), seed=seed, options=options)
         except ValueError as exc:  # checked at start-up; a combination can still be refused

@@ -24,6 +24,13 @@ class CardFaces(Protocol):
     """How many of them the box holds (the rulebook's count)."""
     help: str
     """How a face is typed, in a line or two with an example."""
+    group: str
+    """The value group of the game's data that holds the deck (its provenance says whether
+    the deck is still the shipped guess)."""
+    open_options: Mapping[str, Any]
+    """Game options under which any face the rulebook allows can be entered: what a table
+    whose people enter the cards uses while the deck is still the shipped guess, so the
+    card that came up can always be entered."""
 
     def read(self, text: str) -> str:
         """The face in notation of a face typed in full or short form (with or without

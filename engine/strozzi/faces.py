@@ -11,6 +11,7 @@ progress-token symbol; a port's name stands for its good.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from engine.core import DataError
@@ -34,6 +35,8 @@ class ShipFaces:
 
     verb = "draw"
     kind = "ship cards"
+    group = "ships"
+    open_options: Mapping[str, Any] = MappingProxyType({"ships": "any"})
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules

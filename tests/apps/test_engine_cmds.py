@@ -143,7 +143,9 @@ def test_help_lists_the_commands() -> None:
 def test_the_owners_data_file_applies_to_every_command(tmp_path: Path) -> None:
     """The engine reads no home directory; `tavola` finds the owner's file and passes it on:
     `data` lists it, and a demo is played on the corrected track."""
-    (tmp_path / "strozzi.toml").write_text("[track]\nlast_space = 12\nbonus = { 12 = 15 }\n")
+    (tmp_path / "strozzi.toml").write_text(  # a 5 bonus on space 2 pays in every game
+        "[track]\nlast_space = 12\nbonus = { 2 = 5, 8 = 10, 12 = 15 }\n"
+    )
     env = {**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)}
 
     def tavola(*args: str) -> str:

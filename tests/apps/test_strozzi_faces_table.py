@@ -170,3 +170,38 @@ def test_with_ships_any_a_face_the_deck_lacks_is_entered_and_played(make_table) 
     venice, florence = app.state.pos[0], app.state.pos[3]
     assert venice[app.state.history[-1].player] == 3 and max(florence) == 2  # 3 gold, 2 scrolls
     assert dealer.play(4)
+
+
+def test_while_the_deck_is_the_shipped_guess_the_table_takes_any_face(make_table) -> None:
+    """Where a card's contents are provisional, what came up is entered by its face: with
+    the shipped deck and people entering the cards, the table plays with `ships = "any"`
+    and says how to enter the deck once."""
+    lacking = {"sails": 7, "goods": {"rome": 3}, "scrolls": 2, "token": True}
+    face = face_of(lacking)
+    assert face not in rules_for(GAME.data()).ships and GAME.data()["ships"].unchecked()
+    table, dealer = play_with_the_deck(make_table, [lacking] * 29)
+    dealer.first = [face]
+    while not dealer.ships():
+        dealer.advance(4)
+    app = table.app
+    assert app.state is not None and app.state.options["ships"] == "any"
+    assert app.state.ship == face
+    said = " ".join(make_table.said)
+    assert "Your ship cards are not entered yet: the table takes any card" in said
+    assert "`tavola cards learn strozzi --faces`" in said
+
+
+def test_with_the_owners_deck_the_table_offers_its_faces_only(make_table, owner_data) -> None:
+    table, dealer = play_with_the_deck(make_table, owner_deck())
+    while not dealer.ships():
+        dealer.advance(4)
+    state = table.app.state
+    assert state is not None and state.options["ships"] == "deck"
+    assert "not entered yet" not in " ".join(make_table.said)
+
+
+def test_the_app_drawing_keeps_the_shipped_deck(make_table) -> None:
+    table, _clock, bot = make_table(players=3, seed=2)
+    bot.advance(20)
+    state = table.app.state
+    assert state is not None and state.options["ships"] == "deck"

@@ -154,7 +154,10 @@ def test_when_every_ship_has_a_tag_they_are_written_as_the_owners_deck(
     monkeypatch.setenv("TAVOLA_DATA_DIR", str(tmp_path / "data"))
     override = tmp_path / "data" / "strozzi.toml"
     override.parent.mkdir()
-    override.write_text('[track]\nsource = "my board"\nlast_space = 12\n', encoding="utf-8")
+    override.write_text(
+        '[track]\nsource = "my board"\nlast_space = 12\nbonus = { 4 = 5, 8 = 10, 12 = 15 }\n',
+        encoding="utf-8",
+    )
     reg = CardRegistry(tmp_path / "cards.toml")
     said: list[str] = []
     answers_given = iter(owner_faces())

@@ -92,8 +92,13 @@ def scanning(tmp_path: Path, mcu_emulator) -> Iterator[Callable[..., tuple[Scann
             registry.assign("strozzi", code, card)
         registry.save()
         link = tmp_path / "tavola-device"
-        config = demo_config(
-            "strozzi", 3, journal=tmp_path / "journal.db", seed=5, chance="scanner"
+        config = demo_config(  # every card of the shipped deck tagged: that deck is played
+            "strozzi",
+            3,
+            journal=tmp_path / "journal.db",
+            seed=5,
+            chance="scanner",
+            options={"ships": "deck"},
         )
         assert config.app.chance == "scanner"
         emu = mcu_emulator(leds=config.hw.strip.count)
