@@ -94,6 +94,32 @@ def save(game: str, answers: Mapping[tuple[str, str], Any], *, path: Path | None
     return write_owner_groups(game, groups, path=path)
 
 
+def at_a_glance(question: Question) -> bool:
+    """Whether the owner can confirm the value by looking at the component and pressing a
+    button: a list of tables (a deck of cards, one table per card) is entered card by card
+    instead (`tavola cards learn`), as its question says."""
+    value = question.current
+    return not (isinstance(value, list) and any(isinstance(v, dict) for v in value))
+
+
+def words(value: Any) -> str:
+    """A value as the table says it, not as the file writes it: `unlinked`, not
+    `"unlinked"`; `3, 4, 4 for each of the 9`; `4: 5, 7: 10, 10: 15`; `none` for []."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {words(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        if all(isinstance(v, list) for v in value):
+            if len(value) > 1 and all(v == value[0] for v in value):
+                return f"{words(value[0])} for each of the {len(value)}"
+            return "; ".join(words(v) for v in value)
+        return ", ".join(words(v) for v in value)
+    return str(value)
+
+
 def template(game: str) -> str:
     """An override file to start from: every value group of `game` as the shipped data
     has it, commented out, with its provenance, source and questions. As it is, the file
@@ -128,4 +154,14 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-__all__ = ["AnswerError", "DataError", "Question", "parse", "questions", "save", "template"]
+__all__ = [
+    "AnswerError",
+    "DataError",
+    "Question",
+    "at_a_glance",
+    "parse",
+    "questions",
+    "save",
+    "template",
+    "words",
+]

@@ -1039,6 +1039,13 @@ class Journal:
     def load(self, game_id: int) -> GameRecord:
         return _load(self.db, game_id)
 
+    def played(self, game: str) -> bool:
+        """Whether a game of `game` was played to its end (an abandoned one does not count)."""
+        row = self.db.execute(
+            "SELECT 1 FROM games WHERE game=? AND status='finished' LIMIT 1", (game,)
+        ).fetchone()
+        return row is not None
+
     def history(self, limit: int = 20) -> list[GameRecord]:
         rows = self.db.execute(
             "SELECT id FROM games WHERE status='finished' ORDER BY id DESC LIMIT ?", (limit,)

@@ -49,6 +49,7 @@ from hw.layout import Layout
 from hw.pipeline import Pipeline
 from hw.recovery import DEVICE_BACKENDS, RecoveringStrip
 from hw.schema import (
+    Bool,
     Choice,
     Custom,
     FilePath,
@@ -103,6 +104,12 @@ APP = Table(
         {},
         "the player's name at each seat, said in every sentence",
     ),
+    Key(
+        "component_check",
+        Bool(),
+        True,
+        "offer the component check before the first game of a title (docs/components.md)",
+    ),
 )
 #: every table of the config file, by the layer that reads it
 TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP, "web": WEB}
@@ -119,6 +126,7 @@ class AppSettings:
     layouts: dict[str, Path] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    component_check: bool = True
 
 
 @dataclass
@@ -156,6 +164,7 @@ def parse(src: TomlSource) -> Config:
         layouts={g: p for g, p in raw["layouts"].items() if p is not None},
         options=dict(raw["options"]),
         names=dict(raw["names"]),
+        component_check=raw["component_check"],
     )
     if raw["chance"] is not None:
         settings.chance = raw["chance"]
@@ -339,6 +348,7 @@ class Appliance:
             cards=self.peripherals.cards,
             games=self._with_data(config, self._seatable(config, list(self.layouts))),
             names=config.app.names,
+            component_check=config.app.component_check,
         )
         self._stop = threading.Event()
         # Parts beside the buttons (the phone page): `taps` see each event first and may

@@ -447,6 +447,9 @@ class Screen:
             for seat, menu in app.menus.items():
                 if text == app.cursor_line(seat, menu):
                     return
+            check = app.lobby.check
+            if check is not None and text.endswith(f": {check.menu.path()}"):
+                return  # the check's cursor: in the status line
             if re.match(r"#\d+ draw: ", text) and self.log and not self.log[-1].startswith("#"):
                 return
         if app is not None and app.mode == "setup":
@@ -493,6 +496,14 @@ class Screen:
         title = engine.get(app.game_name).title if app.game_name else "Tavola"
         state = app.state
         head = [title]
+        check = app.lobby.check
+        if state is None and app.mode == "checking" and check is not None:
+            head.append("component check")
+            words = " ".join(
+                f"[{w}]" if i == check.menu.index else w for i, w in enumerate(check.choices())
+            )
+            lines = [line for text in check.prompt() for line in wrapped(text)]
+            return [" | ".join(head), *lines, f"any seat: {words}"]
         if state is None:
             head.append(
                 {

@@ -59,13 +59,16 @@ def demo_config_text(
     options: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
     web: Mapping[str, str | int | bool] | None = None,
+    component_check: bool = False,
 ) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `phone` of them with no buttons, played from a phone, and the `one_button` before those
     with a single button), undo/menu table buttons, a strip as long as the game's layout
     (`strip_keys` adds backend keys, e.g. an Adalight port), the game's `options`
     (`[app.options]`) and the players' `names`, seat 1 first; `web` is the `[web]` table
-    (phone seats turn it on, on loopback, when not given: a phone seat needs the page)."""
+    (phone seats turn it on, on loopback, when not given: a phone seat needs the page).
+    `component_check` is off unless asked for: a demo or a test of something else goes
+    straight to seating, as a table whose owner has checked the components does."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -95,6 +98,7 @@ def demo_config_text(
     lines += ["[app]", f'game = "{game}"', f'chance = "{chance}"', f'journal = "{journal}"']
     if seed is not None:
         lines.append(f"seed = {seed}")
+    lines.append(f"component_check = {'true' if component_check else 'false'}")
     if options:
         lines += ["", "[app.options]", *(f"{k} = {json.dumps(v)}" for k, v in options.items())]
     if names:
@@ -126,6 +130,7 @@ def demo_config(
     phone: int = 0,
     options: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
+    component_check: bool = False,
 ) -> runtime.Config:
     """The mocked table of `demo_config_text`, parsed."""
     text = demo_config_text(
@@ -139,6 +144,7 @@ def demo_config(
         phone=phone,
         options=options,
         names=names,
+        component_check=component_check,
     )
     return runtime.parse_text(text, name=f"<demo {game}>")
 
@@ -339,6 +345,12 @@ class ButtonBot:
                     self.command(seat, "select")
             if app.mode == "seating":
                 self.press("table", "menu")
+        elif mode == "checking" and app.lobby.check is not None:
+            # a bot plays with the guesses: the cursor to `later` (or `stop`), and select
+            menu = app.lobby.check.menu
+            while menu.current not in ("later", "stop"):
+                self.command(seats[0], "next")
+            self.command(seats[0], "select")
         elif mode == "paused":
             self.press("table", "menu")
         elif app.session is not None and app.session.held:

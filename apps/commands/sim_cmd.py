@@ -4,7 +4,8 @@ The screen (apps/screen.py) is what a person at the table would read: the board 
 as a board in the colours its LEDs show, whose turn it is, the menu of the seat to act
 with its cursor, a log of sentences that scrolls back, the setup checklist. It fits
 80x24. Keys stand in for the seat buttons; Shift + key is a long press. Before a new
-game, the players' names are typed at seating (unless --names gives them).
+game, the players' names are typed at seating (unless --names gives them), and the
+component check is offered as at a real table (unless --no-check).
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 chance=args.chance,
                 options=options,
                 names=names,
+                component_check=not args.no_check,
             )
             table = runtime.Appliance(config, say=say)
         except (ConfigError, JournalError) as exc:
@@ -278,6 +280,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="ANNA,BEN,...",
         help="the players' names, seat 1 first: said in every sentence (without it, sim "
         "asks for them at seating; --names '' plays with seat numbers)",
+    )
+    p.add_argument(
+        "--no-check",
+        action="store_true",
+        help="do not offer the component check before the game (offered, as at a real "
+        "table, while the game's data holds guesses and no game of it was played)",
     )
     option_args(p)
     p.set_defaults(func=cmd_sim)

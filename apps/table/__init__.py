@@ -2,6 +2,7 @@
 
 - `app`: `TableApp`, the facade: the table's machine, the seats' buttons, routing, `tick`;
 - `lobby`: idle, choosing a game, seating the players, starting a game;
+- `check`: the component check the lobby offers before the first game of a title;
 - `session`: a game in progress: confirm, undo, resume, the journal's writes, the words;
 - `render`: the frames: board, prompts, previews, the scoring display.
 

@@ -47,10 +47,21 @@ from .session import RETRY_S, Session, Unwritten
 log = logging.getLogger("tavola.table")
 
 # --- the table's flow -----------------------------------------------------------------
-STATES = ["idle", "choosing", "seating", "setup", "playing", "scoring", "over", "paused"]
+STATES = [
+    "idle",
+    "choosing",
+    "checking",
+    "seating",
+    "setup",
+    "playing",
+    "scoring",
+    "over",
+    "paused",
+]
 TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "wake", "source": "idle", "dest": "choosing"},
-    {"trigger": "game_chosen", "source": ["idle", "choosing"], "dest": "seating"},
+    {"trigger": "check_offered", "source": ["idle", "choosing"], "dest": "checking"},
+    {"trigger": "game_chosen", "source": ["idle", "choosing", "checking"], "dest": "seating"},
     {"trigger": "players_seated", "source": "seating", "dest": "setup"},
     {"trigger": "setup_done", "source": "setup", "dest": "playing"},
     {"trigger": "round_scored", "source": ["setup", "playing"], "dest": "scoring"},
@@ -59,10 +70,14 @@ TRANSITIONS: list[dict[str, Any]] = [
     {"trigger": "pause", "source": "playing", "dest": "paused"},
     {"trigger": "resume", "source": "paused", "dest": "playing"},
     {"trigger": "resumed", "source": "idle", "dest": "playing"},
-    {"trigger": "cancel", "source": ["choosing", "seating", "over", "paused"], "dest": "idle"},
+    {
+        "trigger": "cancel",
+        "source": ["choosing", "checking", "seating", "over", "paused"],
+        "dest": "idle",
+    },
 ]
 GAME_MODES = ("setup", "playing", "scoring", "over", "paused")
-"""The modes a `Session` exists in; the lobby's are idle, choosing and seating."""
+"""The modes a `Session` exists in; the lobby's are idle, choosing, checking and seating."""
 
 ERROR_SECONDS = BLINKS * 2 * BLINK_S  # the refusal's blinks (render.refusal_light)
 
@@ -105,10 +120,13 @@ class TableApp:
         cards: CardReader | None = None,
         games: Sequence[str] | None = None,
         names: Mapping[str, str] | None = None,
+        component_check: bool = True,
     ) -> None:
         self.seats = {s.name: s for s in seats}
         self.seat_order = [s.name for s in seats]
         self.names = dict(names or {})  # seat -> the player's name, for every sentence
+        # offer the component check before the first game of a title with guesses in it
+        self.component_check = component_check
         self.journal = journal
         self.output = output
         self.clock = clock
@@ -290,7 +308,7 @@ class TableApp:
             if (
                 ev.kind == "long_press"
                 and ev.button == "menu"
-                and self.mode in ("paused", "over", "choosing", "seating")
+                and self.mode in ("paused", "over", "choosing", "checking", "seating")
             ):
                 self._abandon()
             return
@@ -311,6 +329,8 @@ class TableApp:
                 self.lobby.announce_choice()
             elif self.mode == "seating":
                 self.lobby.start_if_ready()
+            elif self.mode == "checking" and self.lobby.check is not None:
+                self.lobby.check.on_press("*", "select")  # the cursor's choice
 
     def handle_card(self, code: str, now: float) -> None:
         """A card, tile or token the scanner read: the draw it answers is confirmed like any
@@ -358,6 +378,7 @@ class TableApp:
         self.fire("cancel")
         self.renderer.scoring = []
         self.session = None
+        self.lobby.check = None
         if self.lobby.fixed_game is None:
             self.lobby.view = None
         self.changed()

@@ -1,8 +1,9 @@
-"""The table before a game: idle, choosing a game, seating the players.
+"""The table before a game: idle, choosing a game, checking its components, seating.
 
 The lobby holds what exists between games (the games on offer, the menu's cursor, who
 has joined) and, once enough players have joined, starts the game: it writes the game
-to the journal and hands the table a `Session`.
+to the journal and hands the table a `Session`. Before the first game of a title whose
+component data holds guesses it offers the component check (`check.ComponentCheck`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import engine
 from ..journal import JournalUnavailable
 from ..views import View, view_for
 from ..views.base import Colour
+from .check import ComponentCheck
 from .session import Session
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ class Lobby:
         self.view: View | None = None  # the chosen game's view, for its seat colours
         self.choice = 0  # game menu cursor while choosing
         self.seating = Seating()
+        self.check: ComponentCheck | None = None  # the component check, in `checking`
 
     def announce_choice(self) -> None:
         title = engine.get(self.game_names[self.choice]).title
@@ -84,11 +87,29 @@ class Lobby:
             self.table.fire("cancel")
 
     def choose(self, name: str) -> None:
+        """`name` is chosen: offer its component check first, if it is due, else seat."""
         self.game_name = name
         self.view = view_for(name)
         self.seating = Seating()
+        check = None
+        if self.table.component_check:
+            check = ComponentCheck.offered(self.table, name, done=self.seat)
+        if check is not None:
+            self.check = check
+            self.table.fire("check_offered")
+            check.offer()
+            return
+        self.seat()
+
+    def on_checking(self, seat: str, command: str) -> None:
+        if self.check is not None:
+            self.check.on_press(seat, command)
+
+    def seat(self) -> None:
+        """Seating for the chosen game begins (after its component check, if any)."""
+        self.check = None
         self.table.fire("game_chosen")
-        game = engine.get(name)
+        game = engine.get(self.game_name or "")
         self.table.say(
             f"{game.title}: each player presses select at their seat "
             f"({game.min_players}-{game.max_players}); then menu (or hold select) starts."

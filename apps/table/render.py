@@ -184,7 +184,7 @@ class Renderer:
             for seat in table.seat_order:
                 if seat not in lobby.seating.joined:
                     frame[f"seat.{seat}.status"] = glow
-        elif table.mode == "choosing":
+        elif table.mode in ("choosing", "checking"):  # any seat may answer
             glow = dim((255, 255, 255), GLOW_MIN + 2 * GLOW_SPAN * pulse(now))
             for seat in table.seat_order:
                 frame[f"seat.{seat}.status"] = glow

@@ -26,6 +26,7 @@ def make_table(tmp_path: Path) -> Iterator:
         game: str = "strozzi",
         options: dict[str, object] | None = None,
         names: tuple[str, ...] = (),
+        component_check: bool = False,
     ) -> tuple[Appliance, ManualClock, ButtonBot]:
         config = demo_config(
             game,
@@ -36,6 +37,7 @@ def make_table(tmp_path: Path) -> Iterator:
             one_button=one_button,
             options=options,
             names=names,
+            component_check=component_check,
         )
         clock = ManualClock()
         table = Appliance(config, clock=clock, button_thread=False, say=said.append)

@@ -109,6 +109,8 @@ def test_every_line_of_the_tour_runs_as_written(checkout: Path) -> None:
             term = in_pty(checkout, line)
             try:
                 term.skip_names()  # Esc at the names: the seats keep their numbers
+                term.wait_for("any seat: [check now] later")  # a new owner's first game
+                term.keys("ew")  # next, select: later, play with the guesses
                 screen = term.wait_for("joined: nobody yet")
                 assert screen.startswith("Strozzi | seating")
                 term.keys("wsxt")  # four seats join, as --seats 4 offers

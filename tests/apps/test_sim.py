@@ -55,7 +55,15 @@ class Terminal:
 
 def test_sim_draws_the_board_and_keys_play(tmp_path: Path) -> None:
     term = Terminal(
-        "sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "sim.db")
+        "sim",
+        "--no-check",
+        "strozzi",
+        "--seats",
+        "3",
+        "--seed",
+        "4",
+        "--db",
+        str(tmp_path / "sim.db"),
     )
     try:
         term.read_until("the players' names")

@@ -118,13 +118,18 @@ class Tty:
             os.close(self.master)
 
 
+def sim(*args: str) -> Tty:
+    """`tavola sim` for a test of something else than the component check: none offered."""
+    return Tty("sim", "--no-check", *args)
+
+
 def fits(screen: Tty) -> None:
     """Nothing was drawn past the 80x24 terminal: the cursor never wrapped or scrolled."""
     assert all(len(line.rstrip()) <= COLS for line in screen.screen.display)
 
 
 def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: Path) -> None:
-    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
+    term = sim("strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
         term.skip_names()
         screen = term.wait_for("joined: nobody yet")
@@ -167,7 +172,7 @@ def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: 
 
 
 def test_sim_log_scrolls_back_and_a_draw_is_said_once(tmp_path: Path) -> None:
-    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
+    term = sim("strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
         term.skip_names()
         term.wait_for("joined: nobody yet")
@@ -194,7 +199,7 @@ def test_sim_log_scrolls_back_and_a_draw_is_said_once(tmp_path: Path) -> None:
 
 
 def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Path) -> None:
-    term = Tty("sim", "florence", "--seats", "2", "--seed", "2", "--db", str(tmp_path / "f.db"))
+    term = sim("florence", "--seats", "2", "--seed", "2", "--db", str(tmp_path / "f.db"))
     try:
         term.skip_names()
         term.wait_for("joined: nobody yet")
@@ -316,8 +321,7 @@ def test_the_terminal_strip_does_not_overwrite_the_log(tmp_path: Path) -> None:
 def test_sim_says_the_players_names(tmp_path: Path) -> None:
     """Names typed at `sim --names` stand for the seats in the status line, the menu and
     every sentence of the log."""
-    term = Tty(
-        "sim",
+    term = sim(
         "strozzi",
         "--seats",
         "3",
@@ -350,7 +354,7 @@ def test_names_typed_at_seating_are_checked_and_said(tmp_path: Path) -> None:
     """Without --names, `sim` asks each seat's name before seating: a name another seat has
     (or 'seat N' of another seat) is refused in words and typed again, a name stops at the
     config's 24 characters, Enter alone keeps the seat number; the names are then said."""
-    term = Tty("sim", "strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
+    term = sim("strozzi", "--seats", "3", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
         screen = term.wait_for("seating: the players' names")
         assert "> seat 1: _" in screen
@@ -434,9 +438,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
     draws the wagon at its new square."""
     from apps.views.strada_romana import WAGON
 
-    term = Tty(
-        "sim", "strada_romana", "--seats", "5", "--seed", "4", "--db", str(tmp_path / "s.db")
-    )
+    term = sim("strada_romana", "--seats", "5", "--seed", "4", "--db", str(tmp_path / "s.db"))
     try:
         term.skip_names()
         term.wait_for("joined: nobody yet")
