@@ -38,6 +38,7 @@ def test_an_owner_checks_a_component_from_the_phone(
         section = page.locator("#components-section")
         strozzi = section.locator("#components-strozzi")
         expect(strozzi.locator(":scope > summary")).to_have_text("Strozzi: 4 to check")
+        strozzi.locator(":scope > summary").click()  # open the game's fold
         row = strozzi.locator('.component[data-group="track"][data-key="last_space"]')
         expect(row.locator("label")).to_have_text(TRACK)
         expect(row.locator(".value")).to_have_text("Shipped guess: 10")

@@ -350,11 +350,10 @@ function componentsFor(paired) {
 async function loadComponents(said) {
   const [status, answer] = await send("/api/components");
   if (status !== 200) { text($("components-note"), answer.error); return; }
-  const playing = view && view.public.game;
-  const open = {};
+  const open = {}; // the folds the owner opened stay open
   for (const d of $("components").querySelectorAll("details[open]")) open[d.dataset.game] = true;
-  $("components").replaceChildren(...answer.games.map((g) => componentGame(g, open[g.game] || g.game === playing)));
-  text($("components-note"), "Each value the shipped data only guesses, asked with the component in hand. Answers are written to each game's own file (the old one kept as .bak) and apply from the next game.");
+  $("components").replaceChildren(...answer.games.map((g) => componentGame(g, open[g.game])));
+  text($("components-note"), "Each value the shipped data only guesses, asked with the component in hand: open a game. Answers are written to each game's own file (the old one kept as .bak) and apply from the next game.");
   $("components").hidden = false;
   if (said) { const p = $("components-said-" + said.game); if (p) { p.className = "said ok"; text(p, said.words); } }
 }
