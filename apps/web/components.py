@@ -174,11 +174,11 @@ def _write(
         return _refused(f"{exc}: load the check again", 409, {"retry": True})
     except OSError as exc:
         hint = (
-            f"; the table's service must be able to write {path.parent} (docs/install.md)"
+            f" The table's service must be able to write {path.parent} (docs/install.md)."
             if exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM)
             else ""
         )
-        return _refused(f"cannot write {path}: {exc.strerror or exc} (nothing was written{hint})")
+        return _refused(f"cannot write {path}: {exc.strerror or exc}; nothing was written.{hint}")
     playing = _playing(table)
     if table is not None:
         table.events.put(DataSaved(game, written))

@@ -7,6 +7,11 @@ table runs its main loop in a thread, as `tavola run` does (conftest `served`).
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import tomllib
 from collections.abc import Iterator
@@ -189,6 +194,9 @@ def test_wrong_answers_are_refused_in_words_and_the_file_is_untouched(
     assert status == 400 and "either the value your copy shows or matches: true" in said["error"]
     status, said = phone.post("/api/components", {"game": "chess", "answers": []})
     assert status == 400 and said["error"].startswith("say which game: one of ")
+    huge = {"group": "ships", "key": "cards", "answer": "[" + " " * 9000 + "]"}
+    status, said = answer(phone, "strozzi", huge)
+    assert status == 413 and said == {"error": "the request is too large (at most 8192 bytes)"}
     assert strozzi.read_bytes() == before
 
 
@@ -201,8 +209,46 @@ def test_a_directory_that_cannot_be_written_is_said(served, data_dir: Path, monk
     status, said = answer(phone, "strozzi", {"group": "track", "key": "bonus", "matches": True})
     assert status == 400
     assert said["error"].startswith(f"cannot write {blocked / 'strozzi.toml'}: ")
-    assert said["error"].endswith("(nothing was written)")
+    assert said["error"].endswith("; nothing was written.")  # no hint: not a permission
     assert blocked.read_bytes() == b""
+
+
+def test_a_directory_the_service_may_not_write_says_so() -> None:
+    """A real process that may not write the data directory (as root: run as nobody)."""
+    with tempfile.TemporaryDirectory() as tmp:  # under /tmp: a directory nobody may enter
+        os.chmod(tmp, 0o755)
+        try:
+            refused_as_nobody(Path(tmp) / "data")
+        finally:
+            (Path(tmp) / "data").chmod(0o755)
+
+
+def refused_as_nobody(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "strozzi.toml").write_text("# mine\n")
+    folder.chmod(0o555)
+    os.chmod(folder / "strozzi.toml", 0o444)
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    code = (
+        "import json; from apps.web import components; print(json.dumps(components.post("
+        "{'game': 'strozzi', 'answers': [{'group': 'track', 'key': 'bonus', 'matches': True}]})))"
+    )
+    proc = subprocess.run(
+        [*(as_nobody if os.geteuid() == 0 else []), sys.executable, "-c", code],
+        env={**os.environ, "TAVOLA_DATA_DIR": str(folder)},
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    status, said = json.loads(proc.stdout)
+    assert status == 400
+    assert said["error"] == (
+        f"cannot write {folder / 'strozzi.toml'}: Permission denied; nothing was written. "
+        f"The table's service must be able to write {folder} (docs/install.md)."
+    )
+    assert (folder / "strozzi.toml").read_text() == "# mine\n"
+    assert sorted(p.name for p in folder.iterdir()) == ["strozzi.toml"]
 
 
 def test_only_a_paired_phone_reads_or_writes_the_check(served, data_dir: Path) -> None:
