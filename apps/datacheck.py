@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import DataError, GameData, value_problem
+from engine.core import DataError, GameData, Group, value_problem
 from hw.tomledit import toml_value
 
 from .userdata import write_owner_groups
@@ -58,9 +58,13 @@ def questions(game: str, data: GameData | None = None) -> list[Question]:
     data = data or engine.get(game).data()
     out = []
     for group, key in data.unchecked():
-        text = group.ask.get(key) or group.ask.get("*") or GENERIC.format(key=key)
-        out.append(Question(game, group.name, key, text, group.values[key], group.source))
+        out.append(_question(game, group, key))
     return out
+
+
+def _question(game: str, group: Group, key: str) -> Question:
+    text = group.ask.get(key) or group.ask.get("*") or GENERIC.format(key=key)
+    return Question(game, group.name, key, text, group.values[key], group.source)
 
 
 def parse(question: Question, answer: str) -> Any:
@@ -85,13 +89,32 @@ def parse(question: Question, answer: str) -> Any:
     return value
 
 
-def save(game: str, answers: Mapping[tuple[str, str], Any], *, path: Path | None = None) -> Path:
+def owned(game: str, data: GameData | None = None) -> list[Question]:
+    """Every value `game`'s override file replaced (checked by the owner, or written by
+    hand), in file order: `current` is the owner's value, so it can be asked again."""
+    data = data or engine.get(game).data()
+    out = []
+    for group in data.groups.values():
+        for key in group.values:
+            if key in group.owned:
+                out.append(_question(game, group, key))
+    return out
+
+
+def save(
+    game: str,
+    answers: Mapping[tuple[str, str], Any],
+    *,
+    path: Path | None = None,
+    use: bool = True,
+) -> Path:
     """Write `answers` ((group, key) -> value) as the owner's, one call for all of them:
-    DataError (nothing written) if the game cannot be played with them."""
+    DataError (nothing written) if the game cannot be played with them. `use=False`:
+    this process's next game does not switch to the file by itself (userdata)."""
     groups: dict[str, dict[str, Any]] = {}
     for (group, key), value in answers.items():
         groups.setdefault(group, {})[key] = value
-    return write_owner_groups(game, groups, path=path)
+    return write_owner_groups(game, groups, path=path, use=use)
 
 
 def at_a_glance(question: Question) -> bool:
@@ -159,6 +182,7 @@ __all__ = [
     "DataError",
     "Question",
     "at_a_glance",
+    "owned",
     "parse",
     "questions",
     "save",

@@ -57,12 +57,15 @@ def write_owner_groups(
     *,
     path: Path | None = None,
     source: str = OWNER_SOURCE,
+    use: bool = True,
 ) -> Path:
     """Write `groups` (group -> key -> value) into the owner's override file of `game`,
     each group marked `provenance = "owner"`; returns the file's path.
 
     The result is loaded with the game's own checks before anything is written
     (DataError, file untouched); keys and tables already in the file stay as written.
+    `use=False` leaves this process's `Game.data()` as it is: the appliance switches it
+    on the table's thread once no game of that title is in play (apps.web.components).
     """
     g = engine.get(game)
     owners = user_override_path(game)
@@ -88,6 +91,6 @@ def write_owner_groups(
         create_file(path, new.encode("utf-8"))
     else:
         replace_file(path, new.encode("utf-8"), expected=old)
-    if path == owners:
+    if use and path == owners:
         g.use_data_file(path)  # the next game of this process plays by it
     return path

@@ -17,6 +17,8 @@ Routes (docs/phone.md):
     POST /api/command           a paired seat's press: {"command": ..., "index": ...}
     GET  /api/settings          the settings a player may change (apps.web.settings)
     POST /api/settings          change them: checked, written back safely, reloaded
+    GET  /api/components        the component check: provisional values and the owner's
+    POST /api/components        answer them: written to the owner's data file (components.py)
     GET  /api/history           finished games with their results
     GET  /api/history/{id}      one game's log and breakdown
     GET  /api/history/{id}/export   the file `tavola replay` reads
@@ -51,7 +53,8 @@ import engine
 
 from ..journal import Journal, JournalError
 from ..record import exported, game_log, replay, seat_namer
-from . import control
+from . import components, control
+from .components import NextGame
 from .config import WebConfig
 from .pairing import PairingBusy, PairingOpened, Pairings
 from .snapshot import Published, Sentences, Snapshots
@@ -199,6 +202,7 @@ class PhonePage:
         self.sentences.app = table.app
         self.pairings.attach(table)
         control.attach(table)
+        NextGame(table)  # an owner's new component data: from the next game on
         table.watchers.append(lambda: self.snapshots.publish(table))
         self.snapshots.listeners.append(self._published)
 
@@ -308,6 +312,8 @@ class PhonePage:
         r.add_post("/api/command", self.command)
         r.add_get("/api/settings", self.settings_now)
         r.add_post("/api/settings", self.settings)
+        r.add_get("/api/components", self.components_now)
+        r.add_post("/api/components", self.components)
         r.add_get("/api/history", self.history)
         r.add_get("/api/history/{game}", self.history_game)
         r.add_get("/api/history/{game}/export", self.history_export)
@@ -588,6 +594,20 @@ class PhonePage:
         from . import settings
 
         status, answer = await asyncio.to_thread(settings.post, self._config_file(), body)
+        return web.json_response(answer, status=status)
+
+    async def components_now(self, request: web.Request) -> web.Response:
+        """The component check of every game (`?game=G`: that one), read from the files."""
+        self._paired(request)
+        status, answer = await asyncio.to_thread(components.listing, request.query.get("game"))
+        return web.json_response(answer, status=status)
+
+    async def components(self, request: web.Request) -> web.Response:
+        """Answers of the component check, written to the owner's data file: only a paired
+        phone may write; the running game keeps its data (components.NextGame)."""
+        self._paired(request)
+        body = await self._json(request)
+        status, answer = await asyncio.to_thread(components.post, body, self.table)
         return web.json_response(answer, status=status)
 
     # --- history ---------------------------------------------------------------------------

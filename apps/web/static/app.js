@@ -210,6 +210,7 @@ function pairedChanged(paired) {
   text($("settings-said"), "");
   text($("settings-note"), paired ? "Reading the settings…" : "Pairing is needed to change the settings: pair this phone with your seat.");
   if (paired) loadSettings();
+  componentsFor(paired);
 }
 
 async function loadSettings() {
@@ -332,6 +333,111 @@ async function saveSettings() {
   await loadSettings();
   said.className = "ok";
   text(said, words);
+}
+
+// --- the component check: every provisional value of each game, its question in words
+// and the shipped guess; "Matches my copy" or the value as the file writes it
+// (GET/POST /api/components). The server reads and checks every answer.
+const LONG = 160; // characters of a value shown folded
+
+function componentsFor(paired) {
+  $("components").hidden = true;
+  $("components").replaceChildren();
+  text($("components-note"), paired ? "Reading the components…" : "Pairing is needed to check the components: pair this phone with your seat.");
+  if (paired) loadComponents();
+}
+
+async function loadComponents(said) {
+  const [status, answer] = await send("/api/components");
+  if (status !== 200) { text($("components-note"), answer.error); return; }
+  const open = {}; // the folds the owner opened stay open
+  for (const d of $("components").querySelectorAll("details[open]")) open[d.dataset.game] = true;
+  $("components").replaceChildren(...answer.games.map((g) => componentGame(g, open[g.game])));
+  text($("components-note"), "Each value the shipped data only guesses, asked with the component in hand: open a game. Answers are written to each game's own file (the old one kept as .bak) and apply from the next game.");
+  $("components").hidden = false;
+  if (said) { const p = $("components-said-" + said.game); if (p) { p.className = "said ok"; text(p, said.words); } }
+}
+
+function componentGame(g, open) {
+  const box = el("details");
+  box.dataset.game = g.game;
+  box.id = "components-" + g.game;
+  if (open) box.open = true;
+  const left = g.questions.length;
+  box.append(el("summary", g.title + ": " + (g.error ? "the file is refused" : left ? left + " to check" : "all checked")));
+  const said = el("p");
+  said.id = "components-said-" + g.game;
+  said.className = "said";
+  said.setAttribute("role", "status");
+  if (g.error) { text(said, g.error); box.append(said); return box; }
+  box.append(el("p", "File: " + g.file), said);
+  if (left) box.append(el("h3", "Still guesses"));
+  for (const q of g.questions) box.append(componentRow(g, q, false));
+  if (g.owner.length) box.append(el("h3", "Your copy"));
+  for (const q of g.owner) box.append(componentRow(g, q, true));
+  return box;
+}
+
+function componentRow(g, q, mine) {
+  const id = "check-" + g.game + "-" + q.group + "-" + q.key;
+  const row = el("div");
+  row.className = "setting component";
+  row.dataset.group = q.group;
+  row.dataset.key = q.key;
+  row.dataset.state = mine ? "checked" : "guess";
+  const label = el("label", q.text);
+  label.htmlFor = id;
+  const words = mine ? (q.checked ? "Checked against your copy: " : "Written by hand: ") + q.value
+    + (q.guess !== q.value ? " (shipped guess: " + q.guess + ")" : "") : "Shipped guess: " + q.value;
+  let now = el("p", words);
+  if (words.length > LONG) { // a whole deck: folded, so the other questions stay in reach
+    now = el("details");
+    now.append(el("summary", (mine ? "Your copy's value" : "Shipped guess") + " (" + q.value.length + " characters)"), el("p", words));
+  }
+  now.className = "value";
+  const input = el("input");
+  input.id = id;
+  input.type = "text";
+  input.autocomplete = "off";
+  input.spellcheck = false;
+  input.placeholder = q.value.length > 40 ? "what your copy shows, as the file writes it" : mine ? q.value : "what your copy shows, e.g. " + q.value;
+  input.addEventListener("input", () => input.removeAttribute("aria-invalid"));
+  const why = el("p");
+  why.className = "said";
+  why.setAttribute("role", "alert");
+  const buttons = el("div");
+  buttons.className = "row";
+  const typed = el("button", mine ? "Save this value" : "Save my copy's value");
+  typed.type = "button";
+  typed.addEventListener("click", () => {
+    if (!input.value.trim()) { input.setAttribute("aria-invalid", "true"); text(why, "Type the value your copy shows, as the file writes it (" + q.value + ")."); return; }
+    answerComponent(g, q, { answer: input.value }, input, why);
+  });
+  if (!mine) {
+    const same = el("button", "Matches my copy");
+    same.type = "button";
+    same.className = "primary";
+    same.addEventListener("click", () => answerComponent(g, q, { matches: true }, input, why));
+    buttons.append(same);
+  }
+  buttons.append(typed);
+  const item = el("p", q.label);
+  item.className = "hint";
+  row.append(label, item, now, input, buttons, why);
+  return row;
+}
+
+async function answerComponent(g, q, answer, input, why) {
+  text(why, "");
+  const body = { game: g.game, answers: [Object.assign({ group: q.group, key: q.key }, answer)] };
+  const [status, reply] = await send("/api/components", body);
+  if (status !== 200) {
+    text(why, reply.error); // the server's own sentence, by the field; the input keeps what was typed
+    input.setAttribute("aria-invalid", "true");
+    if (status === 409) await loadComponents();
+    return;
+  }
+  await loadComponents({ game: g.game, words: reply.said });
 }
 
 // --- live updates -----------------------------------------------------------------------
