@@ -165,6 +165,9 @@ class GameRecord:
     scores: list[int] | None = None
     winner: list[int] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    data_text: str | None = None
+    """The owner's override file the game was played with (None: the shipped data), kept
+    in `meta` under `data GAME DIGEST`, so a later change to the file cannot strand it."""
 
     def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -882,9 +885,11 @@ class Journal:
         seats: Sequence[Any],
         data_digest: str,
         *,
+        data_text: str | None = None,
         wait: float | None = None,
     ) -> int:
-        """A new game; any unfinished game is marked abandoned (only one game is live)."""
+        """A new game; any unfinished game is marked abandoned (only one game is live).
+        `data_text`: the owner's override file the game is played with, kept with it."""
         now = self.clock()
         made: list[int] = []
 
@@ -900,9 +905,12 @@ class Journal:
                 data_digest,
                 "playing",
                 now,
+                data_text=data_text,
             )
 
         with self._tx(wait=wait, then=started) as db:
+            if data_text is not None:
+                _keep_data(db, game, data_digest, data_text)
             ended = db.execute(
                 "UPDATE games SET status='abandoned', ended=? WHERE status='playing'", (now,)
             ).rowcount
@@ -1062,7 +1070,29 @@ class Journal:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+def _data_key(game: str, digest: str) -> str:
+    return f"data {game} {digest}"
+
+
+def _keep_data(db: sqlite3.Connection, game: str, digest: str, text: str) -> None:
+    """The override text of data `digest`, once per digest (the same text gives the same
+    digest, so the first one kept stays right)."""
+    db.execute("INSERT OR IGNORE INTO meta VALUES (?, ?)", (_data_key(game, digest), text))
+
+
+def _kept_data(db: sqlite3.Connection, game: str, digest: str) -> str | None:
+    try:
+        row = db.execute(
+            "SELECT value FROM meta WHERE key=?", (_data_key(game, digest),)
+        ).fetchone()
+    except sqlite3.OperationalError:  # a journal from before the meta table
+        return None
+    return None if row is None else str(row[0])
+
+
 def _insert(db: sqlite3.Connection, r: GameRecord) -> None:
+    if r.data_text is not None:
+        _keep_data(db, r.game, r.data_digest, r.data_text)
     db.execute(
         "INSERT INTO games (id, game, players, seed, options, seats, data_digest, status,"
         " started, ended, scores, winner) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -1114,6 +1144,7 @@ def _load(db: sqlite3.Connection, game_id: int, *, with_actions: bool = True) ->
         ended=row[9],
         scores=None if row[10] is None else json.loads(row[10]),
         winner=None if row[11] is None else json.loads(row[11]),
+        data_text=_kept_data(db, row[1], row[6]),
     )
     if with_actions:
         record.actions = [

@@ -16,7 +16,17 @@ from collections.abc import Sequence
 from typing import Any
 
 import engine
-from engine.core import CHANCE, Action, IllegalAction, SeatNamer, State, breakdown, seat_name
+from engine.core import (
+    CHANCE,
+    Action,
+    DataError,
+    GameData,
+    IllegalAction,
+    SeatNamer,
+    State,
+    breakdown,
+    seat_name,
+)
 
 from .journal import GameRecord
 from .views import has_view, view_for
@@ -67,17 +77,34 @@ def result_lines(state: State, names: SeatNamer) -> list[str]:
     return lines
 
 
-def replay(record: GameRecord) -> State:
-    """The record's game, replayed through the engine to its last action. Raises
-    ValueError (one line) when the engine cannot: another component data, an action it
-    no longer accepts."""
+def data_of(record: GameRecord) -> GameData:
+    """The component data `record`'s game was played with: today's, or the owner's file
+    as it was when the game started (kept in the journal), so checking a component later
+    strands no game. ValueError (one line) when neither is it: the shipped data changed."""
     game = engine.get(record.game)
-    state = game.new_state(record.players, seed=record.seed, options=record.options)
-    if state.data.digest != record.data_digest:
-        raise ValueError(
-            f"game #{record.id} was played with other component data "
-            f"({record.data_digest}, now {state.data.digest})"
-        )
+    data = game.data()
+    if data.digest == record.data_digest:
+        return data
+    if record.data_text is not None:
+        try:
+            kept = game.load_data(text=record.data_text)
+        except DataError:
+            kept = None
+        if kept is not None and kept.digest == record.data_digest:
+            return kept
+    raise ValueError(
+        f"game #{record.id} was played with other component data "
+        f"({record.data_digest}, now {data.digest})"
+    )
+
+
+def replay(record: GameRecord) -> State:
+    """The record's game, replayed through the engine to its last action, with the data it
+    was played with (`data_of`). Raises ValueError (one line) when the engine cannot:
+    another component data, an action it no longer accepts."""
+    game = engine.get(record.game)
+    data = data_of(record)
+    state = game.new_state(record.players, seed=record.seed, options=record.options, data=data)
     for n, (player, text) in enumerate(record.actions, 1):
         try:
             state.apply(recorded(state, player, text))

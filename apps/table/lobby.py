@@ -206,6 +206,7 @@ class Lobby:
                 dict(state.options),
                 [_seat_entry(table, s, c) for s, c in zip(players, colours, strict=True)],
                 state.data.digest,
+                data_text=state.data.override_text,  # the game keeps its own data
             )
         except JournalUnavailable as exc:
             table.journal_refused(

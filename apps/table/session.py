@@ -18,7 +18,7 @@ from engine.core import CHANCE, Action, Event, Game, SeatNamer, State, seat_name
 
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
-from ..record import recorded, result_lines
+from ..record import data_of, recorded, result_lines
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
 from .render import seen
@@ -94,9 +94,11 @@ class Session:
     def resumed(cls, table: TableApp, record: GameRecord) -> Session:
         """The journal's unfinished game, replayed through the engine."""
         game = engine.get(record.game)
-        state = game.new_state(record.players, seed=record.seed, options=record.options)
-        if state.data.digest != record.data_digest:
-            raise ValueError("the component data changed since the game started")
+        try:
+            data = data_of(record)  # the owner's file as it was when the game started
+        except ValueError:
+            raise ValueError("the component data changed since the game started") from None
+        state = game.new_state(record.players, seed=record.seed, options=record.options, data=data)
         view = view_for(game.name)
         seats = [str(s["seat"]) for s in record.seats]
 
@@ -438,7 +440,9 @@ class Session:
     def replayed(self, actions: Sequence[Action]) -> State:
         """The game's state after `actions`, rebuilt from its seed (undo, refused writes)."""
         state = self.state
-        replay = self.game.new_state(state.players, seed=state.seed, options=state.options)
+        replay = self.game.new_state(
+            state.players, seed=state.seed, options=state.options, data=state.data
+        )
         for action in actions:
             replay.apply(action)
         return replay

@@ -61,10 +61,15 @@ class Group:
 class GameData:
     """The validated data of one game, addressed by group name."""
 
-    def __init__(self, game: str, groups: dict[str, Group], origin: str) -> None:
+    def __init__(
+        self, game: str, groups: dict[str, Group], origin: str, override_text: str | None = None
+    ) -> None:
         self.game = game
         self.groups = groups
         self.origin = origin
+        self.override_text = override_text
+        """The override file's text these values come from (None: the shipped data), so an
+        app can keep it with a game and load the same values later."""
         canonical = json.dumps(
             {k: g.values for k, g in sorted(groups.items())}, sort_keys=True, default=str
         )
@@ -241,7 +246,7 @@ def load_game_data(
             frozenset(group.values),
             base.ask,
         )
-    return GameData(game, groups, f"{origin} + {path}")
+    return GameData(game, groups, f"{origin} + {path}", override_text)
 
 
 def _read_text(path: Path) -> str:

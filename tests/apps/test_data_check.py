@@ -220,3 +220,47 @@ def test_a_strozzi_track_whose_last_space_is_not_the_15_bonus_is_refused(tmp_pat
     path.write_text("[track]\nbonus = { 4 = 5, 7 = 10, 9 = 15 }\n")
     with pytest.raises(DataError, match="the 15 bonus is on the last space, 10"):
         STROZZI.load_data(path)
+
+
+# --- a game keeps the data it started with ------------------------------------------------------
+def test_a_game_resumes_with_its_own_data_after_the_owner_changes_the_file(
+    make_table, tmp_path: Path, monkeypatch
+) -> None:
+    """The journal keeps the owner's file as it was when a game started: a check made
+    while the game is on (the phone page, `tavola data check`) changes the next game, and
+    the unfinished one resumes after a restart as it was, and replays in `history`."""
+    from apps.journal import Journal
+    from apps.record import replay
+
+    owner = tmp_path / "data"
+    owner.mkdir()
+    monkeypatch.setenv("TAVOLA_DATA_DIR", str(owner))
+    twelve = {("track", "last_space"): 12, ("track", "bonus"): {"2": 5, "8": 10, "12": 15}}
+    try:
+        datacheck.save("strozzi", twelve)  # the owner's file, in use from the next game
+        table, _clock, bot = make_table(3, seed=4)
+        while len(table.app.state.history if table.app.state else []) < 30:
+            bot.advance(3)
+        state = table.app.state
+        assert state is not None and state.rules.last_space == 12 and not state.is_over()
+        played = [a.text for a in state.history]
+        table.close()
+        ten = {("track", "last_space"): 10, ("track", "bonus"): {"4": 5, "7": 10, "10": 15}}
+        datacheck.save("strozzi", ten)  # checked again while the game is unfinished
+        assert STROZZI.data().digest != state.data.digest
+        table, _clock, bot = make_table(3, seed=4)  # the same journal: it resumes
+        resumed = table.app.state
+        assert resumed is not None and len(played) > 20
+        assert [a.text for a in resumed.history][: len(played)] == played
+        assert resumed.rules.last_space == 12 and resumed.data.digest == state.data.digest
+        assert not any("set aside" in line for line in make_table.said)
+        assert bot.play(4) and table.app.state.is_over()
+        table.close()
+        journal = Journal(make_table.journal)
+        record = journal.load(journal.history(limit=1)[0].id)
+        assert replay(record).scores() == record.scores  # history replays it too
+        journal.close()
+        fresh = STROZZI.new_state(3, seed=4)
+        assert fresh.rules.last_space == 10  # the next game plays by the new file
+    finally:
+        STROZZI.use_data_file(None)
