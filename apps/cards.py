@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import engine
-from engine.core import CHANCE, Action, State
+from engine.core import CHANCE, Action, CardFaces, DataError, State
 from hw.tomlsource import ConfigError, TomlSource
+
+from .userdata import user_override_path, write_owner_groups
 
 REPEAT_S = 2.0
 
@@ -196,6 +198,56 @@ class CardReader:
         return match(state, card, describe=describe)
 
 
+# --- cards entered by face (engine.core.faces) ---------------------------------------------
+def is_face(faces: CardFaces, card: str) -> bool:
+    return card.partition(" ")[0] == faces.verb
+
+
+def in_words(faces: CardFaces | None, card: str) -> str:
+    """'the 5-sail ship (2 grain, ...)' for a face, the card's notation in quotes otherwise."""
+    if faces is not None and is_face(faces, card):
+        try:
+            return faces.words(faces.read(card))
+        except ValueError:  # an older registry's numbered ship: say it as it is
+            pass
+    return f"'{card}'"
+
+
+def tagged_faces(faces: CardFaces, registry: CardRegistry, game: str) -> list[str]:
+    """The faces of the tags in the registry, one per tag (ids paired with a face)."""
+    out = []
+    for card in registry.cards(game).values():
+        if is_face(faces, card):
+            try:
+                out.append(faces.read(card))
+            except ValueError:
+                continue  # `draw 7` from before faces: not a face, not part of the deck
+    return out
+
+
+def write_deck_when_complete(
+    game: str, faces: CardFaces, entered: list[str], say: Callable[[str], None]
+) -> Path | None:
+    """All the cards entered by face are known: check them and write the owner's deck."""
+    if len(entered) < faces.total:
+        return None
+    try:
+        groups = faces.deck(entered)
+    except DataError as e:
+        say(f"The {faces.kind} entered are not a deck of the rulebook yet: {e}.")
+        return None
+    try:
+        path = write_owner_groups(game, groups, source=f"entered with tavola cards learn {game}")
+    except (DataError, OSError) as e:  # the owner's file is broken, or not writable
+        say(f"Your deck could not be written to {user_override_path(game)}: {e}")
+        return None
+    say(
+        f"All {faces.total} {faces.kind} are known; your deck is written to {path}: "
+        "a table started from now on plays with it (restart one that is running)."
+    )
+    return path
+
+
 __all__ = [
     "CardError",
     "CardReader",
@@ -203,5 +255,9 @@ __all__ = [
     "ConfigError",
     "catalogue",
     "demo_ids",
+    "in_words",
+    "is_face",
     "match",
+    "tagged_faces",
+    "write_deck_when_complete",
 ]

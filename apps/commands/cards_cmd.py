@@ -36,7 +36,16 @@ from firmware_bridge.config import HID_LAYOUTS
 from hw.tomlsource import ConfigError
 
 from .. import args as types
-from ..cards import CardError, CardRegistry, catalogue, default_path
+from ..cards import (
+    CardError,
+    CardRegistry,
+    catalogue,
+    default_path,
+    in_words,
+    is_face,
+    tagged_faces,
+    write_deck_when_complete,
+)
 
 DEFAULT_CONFIG = Path("/etc/tavola/tavola.toml")
 COLUMNS = 3
@@ -92,7 +101,7 @@ def learn(
     Once every card entered by face has a tag, they are written as the owner's deck."""
     g = engine.get(game)
     faces = g.card_faces(g.data())
-    cards = [c for c in catalogue(game) if faces is None or not _is_face(faces, c[0])]
+    cards = [c for c in catalogue(game) if faces is None or not is_face(faces, c[0])]
     names = [card for card, _ in cards]
     paired = 0
     kinds = f"{engine.get(game).title}: {counted(len(cards), 'kind')} of card"
@@ -102,7 +111,7 @@ def learn(
     for code in codes:
         before = registry.card(game, code)
         left = left_to_pair(cards, registry.cards(game))
-        said = f", now paired with {_in_words(faces, before)}." if before else "."
+        said = f", now paired with {in_words(faces, before)}." if before else "."
         say(f"Scanned {code}{said}")
         say(_listing(names, left))
         if faces is not None:
@@ -118,67 +127,16 @@ def learn(
         paired += 1
         remaining = sum(max(n, 0) for n in left_to_pair(cards, registry.cards(game)).values())
         if faces is not None:
-            remaining += max(faces.total - len(_tagged_faces(faces, registry, game)), 0)
+            remaining += max(faces.total - len(tagged_faces(faces, registry, game)), 0)
         say(
-            f"{code} = {_in_words(faces, card)}. {counted(remaining, 'card')} left to pair. "
+            f"{code} = {in_words(faces, card)}. {counted(remaining, 'card')} left to pair. "
             "Scan the next card."
         )
-        if faces is not None and _is_face(faces, card):
-            _write_deck_when_complete(game, faces, _tagged_faces(faces, registry, game), say)
+        if faces is not None and is_face(faces, card):
+            write_deck_when_complete(game, faces, tagged_faces(faces, registry, game), say)
         if count is not None and paired >= count:
             break
     return paired
-
-
-def _is_face(faces: CardFaces, card: str) -> bool:
-    return card.partition(" ")[0] == faces.verb
-
-
-def _in_words(faces: CardFaces | None, card: str) -> str:
-    """'the 5-sail ship (2 grain, ...)' for a face, the card's notation in quotes otherwise."""
-    if faces is not None and _is_face(faces, card):
-        try:
-            return faces.words(faces.read(card))
-        except ValueError:  # an older registry's numbered ship: say it as it is
-            pass
-    return f"'{card}'"
-
-
-def _tagged_faces(faces: CardFaces, registry: CardRegistry, game: str) -> list[str]:
-    """The faces of the tags in the registry, one per tag (ids paired with a face)."""
-    out = []
-    for card in registry.cards(game).values():
-        if _is_face(faces, card):
-            try:
-                out.append(faces.read(card))
-            except ValueError:
-                continue  # `draw 7` from before faces: not a face, not part of the deck
-    return out
-
-
-def _write_deck_when_complete(
-    game: str, faces: CardFaces, entered: list[str], say: Callable[[str], None]
-) -> Path | None:
-    """All the cards entered by face are known: check them and write the owner's deck."""
-    if len(entered) < faces.total:
-        return None
-    try:
-        groups = faces.deck(entered)
-    except DataError as e:
-        say(f"The {faces.kind} entered are not a deck of the rulebook yet: {e}.")
-        return None
-    from ..userdata import user_override_path, write_owner_groups
-
-    try:
-        path = write_owner_groups(game, groups, source=f"entered with tavola cards learn {game}")
-    except (DataError, OSError) as e:  # the owner's file is broken, or not writable
-        say(f"Your deck could not be written to {user_override_path(game)}: {e}")
-        return None
-    say(
-        f"All {faces.total} {faces.kind} are known; your deck is written to {path}: "
-        "a table started from now on plays with it (restart one that is running)."
-    )
-    return path
 
 
 def learn_faces(
@@ -216,7 +174,7 @@ def learn_faces(
         entered.append(face)
         _save_draft(draft, entered)
         say(f"{len(entered)}: {faces.words(face)}.")
-    path = _write_deck_when_complete(game, faces, entered, say)
+    path = write_deck_when_complete(game, faces, entered, say)
     if path is not None:
         draft.unlink(missing_ok=True)
     return path

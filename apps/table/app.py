@@ -25,7 +25,16 @@ import engine
 from engine.core import CHANCE, Action, Event, IllegalAction, State
 from hw.events import InputEvent
 
-from ..cards import CardError, CardReader
+from ..cards import (
+    CardError,
+    CardReader,
+    answers,
+    catalogue,
+    in_words,
+    is_face,
+    tagged_faces,
+    write_deck_when_complete,
+)
 from ..chance import ChanceSource
 from ..compositor import Compositor
 from ..journal import Journal, JournalUnavailable
@@ -134,6 +143,7 @@ class TableApp:
         self.say = say or (lambda text: log.info("%s", text))
         self._compositors = dict(compositors or {})
         self.cards = cards
+        self.new_card: tuple[str, int] | None = None  # a tag not yet known, and its draw
         game_names = [g for g in (games or engine.games()) if has_view(g)]
         if game is not None and game not in game_names:
             raise ValueError(
@@ -353,11 +363,47 @@ class TableApp:
                     session.game.name, state, code, now, describe=session.describe
                 )
         except CardError as exc:
+            game = session.game.name
+            if self.cards.registry.card(game, code) is None and state.current_player() == CHANCE:
+                self.new_card = (code, len(state.history))  # learned when it is entered
+                self.say(
+                    f"Card {code} is new to the table: enter what it shows with the buttons, "
+                    "and the table will know it next time."
+                )
+                return
             text = str(exc)
             self.flash_all(f"{text[:1].upper()}{text[1:]}.")
             return
+        self.new_card = None  # this draw came from a known card
         self.say(session.view.describe_chance(state, action, session.name))
         session.confirm(action)
+
+    def chance_entered(self, action: Action, at: int) -> None:
+        """A draw was entered (`at`: the history's length before it): if an unknown card
+        was scanned for it, the card is the one entered, and the registry learns it, so
+        the table learns the owner's cards as they come up. A deck entered by face that is
+        then complete is written as the owner's (apps.cards)."""
+        new, self.new_card = self.new_card, None
+        if new is None or new[1] != at or self.cards is None or self.session is None:
+            return
+        code, game = new[0], self.session.game.name
+        try:  # the card as the registry writes it: its verb and its own name
+            known = [card for card, _ in catalogue(game)]
+        except CardError:
+            known = []
+        card = next((c for c in known if answers(c, action)), action.text)
+        registry = self.cards.registry
+        registry.assign(game, code, card)
+        try:
+            registry.save()
+        except OSError as exc:
+            registry.forget(game, code)
+            self.say(f"Card {code} could not be remembered ({exc.strerror or exc}).")
+            return
+        faces = engine.get(game).card_faces(self.session.state.data)
+        self.say(f"Card {code} is remembered as {in_words(faces, card)}.")
+        if faces is not None and is_face(faces, card):
+            write_deck_when_complete(game, faces, tagged_faces(faces, registry, game), self.say)
 
     def confirm(self, action: Action) -> list[Event]:
         """Apply, commit, then acknowledge (Session.confirm); only while a game is on."""

@@ -301,6 +301,8 @@ class Session:
     def acknowledge(self, action: Action, events: list[Event]) -> None:
         self.lock_at(*lock(self.view, self.state, action, events, self.name))
         self.say_action(action)
+        if action.player == CHANCE:
+            self.table.chance_entered(action, len(self.state.history) - 1)
         self.table.journal.sync_mark()  # right after the acknowledgement, not between
         self.after_change(events)
 

@@ -205,3 +205,49 @@ def test_the_app_drawing_keeps_the_shipped_deck(make_table) -> None:
     bot.advance(20)
     state = table.app.state
     assert state is not None and state.options["ships"] == "deck"
+
+
+def test_a_new_card_scanned_is_learned_when_its_face_is_entered(make_table, tmp_path) -> None:
+    """The deck is learned as cards come up: a tag the registry does not know, scanned at
+    a draw, is said to be new; the face entered on the buttons is then that card's, the
+    registry file has it, and the next time it is scanned it is the draw. (The scanner is
+    the mocked edge here: `handle_card` is what its line feeds; tests/firmware_bridge run
+    a real one over a pty.)"""
+    from apps.cards import CardReader, CardRegistry
+
+    registry = CardRegistry(tmp_path / "cards.toml")
+    table, dealer = play_with_the_deck(make_table, owner_deck_shipped(), options={"ships": "deck"})
+    app = table.app
+    app.cards = CardReader(registry)
+    while not (app.mode == "playing" and app.state.phase == "draw"):
+        dealer.advance(4)
+    face = app.state.legal_actions()[0].text.removeprefix("draw ")
+    dealer.first = [face]
+    dealer.round = app.state.round - 1  # the dealer shuffles its deck now, this card on top
+    app.handle_card("TAG-1", 0.0)
+    assert any("Card TAG-1 is new to the table" in s for s in make_table.said)
+    assert app.state.phase == "draw"  # nothing entered yet
+    while not dealer.ships():
+        dealer.advance(4)
+    assert app.state.history[-1].text == f"draw {face}"
+    saved = CardRegistry.load(tmp_path / "cards.toml")
+    assert saved.card("strozzi", "TAG-1") == f"draw {face}"
+    words = rules_for(GAME.data()).words(rules_for(GAME.data()).ship(face))
+    assert any(f"Card TAG-1 is remembered as the {words}" in s for s in make_table.said)
+    while not (app.mode == "playing" and app.state.phase == "draw" and app.state.round == 2):
+        dealer.advance(4)  # round 2: every card is back in the deck
+    count = len(app.state.history)
+    app.handle_card("TAG-1", 10.0)
+    assert len(app.state.history) == count + 1 and app.state.ship == face
+
+
+def owner_deck_shipped() -> list[dict]:
+    """The shipped deck's cards, as the dealer holds them."""
+    out = []
+    rules = rules_for(GAME.data())
+    for face, n in rules.copies.items():
+        ship = rules.ship(face)
+        goods = {p: g for p, g in zip(rules.ports, ship.goods, strict=True) if g}
+        card = {"sails": ship.sails, "goods": goods, "scrolls": ship.scrolls, "token": ship.token}
+        out += [card] * n
+    return out
