@@ -91,21 +91,27 @@ def test_a_confirmation_and_a_typed_value_are_written_as_the_owners(served, data
         phone,
         "strozzi",
         {"group": "track", "key": "last_space", "answer": "12"},
-        {"group": "track", "key": "bonus", "matches": True},
+        {"group": "track", "key": "bonus", "answer": "{ 4 = 5, 8 = 10, 12 = 15 }"},
     )
     assert status == 200, said
     assert said["said"] == (
         f"Written to {path}: [track] last_space = 12; [track] bonus = "
-        "{ 4 = 5, 7 = 10, 10 = 15 } (matches your copy). The next game of Strozzi plays "
-        "by these."
+        "{ 4 = 5, 8 = 10, 12 = 15 }. The next game of Strozzi plays by these."
     )
+    assert (data_dir / "strozzi.toml.bak").read_bytes() == before
+    guess = engine.get("strozzi").load_data()["progress_tokens"]["counts"]
+    status, said = answer(
+        phone, "strozzi", {"group": "progress_tokens", "key": "counts", "matches": True}
+    )
+    assert status == 200 and "(matches your copy)" in said["said"], said
     text = path.read_text()
     assert text.startswith("# Anna's copy, checked at the club\n") and "# sorted later" in text
     data = tomllib.loads(text)
     assert data["track"]["last_space"] == 12
-    assert data["track"]["bonus"] == {"4": 5, "7": 10, "10": 15}
+    assert data["track"]["bonus"] == {"4": 5, "8": 10, "12": 15}
     assert data["track"]["provenance"] == "owner"
-    assert (data_dir / "strozzi.toml.bak").read_bytes() == before
+    assert data["progress_tokens"]["counts"] == guess  # confirmed as the shipped guess
+    assert data["progress_tokens"]["provenance"] == "owner"
     # listed as the owner's now, no longer asked
     _, shown = phone.get("/api/components?game=strozzi")
     game = shown["games"][0]
@@ -114,7 +120,12 @@ def test_a_confirmation_and_a_typed_value_are_written_as_the_owners(served, data
     assert (mine["last_space"]["value"], mine["last_space"]["guess"]) == ("12", "10")
     assert mine["last_space"]["checked"] and mine["bonus"]["checked"]
     # editable the same way
-    status, said = answer(phone, "strozzi", {"group": "track", "key": "last_space", "answer": "11"})
+    status, said = answer(
+        phone,
+        "strozzi",
+        {"group": "track", "key": "last_space", "answer": "11"},
+        {"group": "track", "key": "bonus", "answer": "{ 4 = 5, 8 = 10, 11 = 15 }"},
+    )
     assert status == 200 and tomllib.loads(path.read_text())["track"]["last_space"] == 11
     # no game in play: the table's next game plays by the file, without a restart
     next_game_plays(last_space=11)
@@ -129,7 +140,12 @@ def test_the_game_in_play_keeps_its_data_and_the_next_one_takes_the_new(
     session = s.table.app.session
     assert session is not None
     digest = session.state.data.digest
-    status, said = answer(phone, "strozzi", {"group": "track", "key": "last_space", "answer": "12"})
+    status, said = answer(
+        phone,
+        "strozzi",
+        {"group": "track", "key": "last_space", "answer": "12"},
+        {"group": "track", "key": "bonus", "answer": "{ 4 = 5, 8 = 10, 12 = 15 }"},
+    )
     assert status == 200, said
     assert said["said"].endswith(
         "The Strozzi game in play keeps the values it began with; the next game plays by these."
