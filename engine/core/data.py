@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -167,6 +168,25 @@ def line_of(text: str, group: str, key: str | None = None) -> int | None:
             if "=" in stripped and lead == key:
                 return n
     return header
+
+
+_NAMED = re.compile(r"\[([\w-]+)\](?: ([\w-]+))?")
+
+
+def located(message: str, data: GameData, override: Path | str | None) -> str:
+    """`message` (a game's own check of `data`, naming `[group] key`) said at the line of
+    the owner's file that holds the value: `FILE:LINE: [group] key ...`. Unchanged when
+    the group is not in the owner's file (or there is none)."""
+    text = data.override_text
+    found = _NAMED.search(message)
+    if text is None or found is None:
+        return message
+    group, key = found.group(1), found.group(2)
+    line = line_of(text, group, key) or line_of(text, group)
+    if line is None:
+        return message
+    path = override if override is not None else "<override>"
+    return f"{path}:{line}: {message[found.start() :]}"
 
 
 def _where(path: Path, text: str, group: str, key: str | None = None) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 from .action import CHANCE, Action, Event, normalise
-from .data import GameData, load_game_data
+from .data import GameData, load_game_data, located
 from .errors import DataError, GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
 from .fields import Fields
@@ -124,7 +124,10 @@ class Game(ABC, Generic[S]):
         package = type(self).__module__.rpartition(".")[0] or type(self).__module__
         data = load_game_data(package, self.name, override=override, override_text=text)
         if override is not None or text is not None:
-            self.check_data(data)
+            try:
+                self.check_data(data)
+            except DataError as exc:  # the game's own check: point at the owner's line
+                raise DataError(located(str(exc), data, override)) from None
         return data
 
     def check_data(self, data: GameData) -> None:

@@ -136,6 +136,9 @@ def test_a_broken_owner_file_stops_a_game_with_its_line_and_key(tmp_path: Path) 
     (tmp_path / "strozzi.toml").write_text('[track]\nprovenance = "mine"\nlast_space = 12\n')
     proc = run("demo", "strozzi", "--players", "3", env=env, check=False)
     assert 'strozzi.toml:2: [track] provenance must be "owner"' in proc.stderr
+    (tmp_path / "strozzi.toml").write_text("# mine\n[track]\nlast_space = 8\n")
+    proc = run("demo", "strozzi", "--players", "3", env=env, check=False)
+    assert "strozzi.toml:2: [track] bonus: the spaces of the 5, 10 and 15 bonus" in proc.stderr
     assert run("demo", "florence", "--players", "2", env=env).returncode == 0  # others play
 
 
