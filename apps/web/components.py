@@ -10,9 +10,10 @@ them with `datacheck.save`: checked by the game before anything is written, text
 sentence and leaves the file byte for byte.
 
 When the answers apply: a game in play keeps the data it began with (the journal holds
-its digest, and undo rebuilds it from the game's default data), so this process's
-`Game.data()` is switched to the new file on the table's thread once no game of that
-title is in play (`NextGame`): the next game plays by it, without a restart.
+its digest and the owner's file as it was, undo rebuilds the game with its own data);
+this process's `Game.data()` is switched to the new file on the table's thread once no
+game of that title is in play (`NextGame`), so the one place that reads the default
+(a new game) plays by it, without a restart.
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ def test_the_game_in_play_keeps_its_data_and_the_next_one_takes_the_new(
     )
     s.wait(lambda v: True)  # the table has gone round its loop since
     time.sleep(0.2)
-    # undo rebuilds the running game from the game's default data: still the old one
+    # the default data is switched between games only: still the old one
     assert engine.get("strozzi").data().digest == digest
     status, _ = phone.post("/api/command", {"command": "new"})
     assert status == 200
