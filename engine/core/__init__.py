@@ -21,6 +21,7 @@ from .fields import (
     tuples,
 )
 from .flow import Flow
+from .hidden import redeal
 from .observation import Observation
 from .playout import PLAYOUT_LIMIT, play_out
 from .rng import derive, draw_chance, random_action
@@ -77,6 +78,7 @@ __all__ = [
     "play_out",
     "points_text",
     "random_action",
+    "redeal",
     "replayed",
     "seat_name",
     "tuples",

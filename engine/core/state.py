@@ -10,6 +10,7 @@ keeping the history, and parsing notation.
 from __future__ import annotations
 
 import copy
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -208,6 +209,24 @@ class Game(ABC, Generic[S]):
         """The game's cards that are entered by their face rather than by a name from
         `card_catalogue` (engine.core.faces), if it has such cards; None: it has none."""
         return None
+
+    hidden: ClassVar[tuple[str, ...]] = ()
+    """The state fields that hold what some seat may not know (other seats' secrets);
+    `determinize` re-samples them. Empty: a game of open information."""
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A copy of `state` as `seat` may believe it to be: the fields of `hidden` that
+        it cannot see re-sampled from what is still possible (engine.core.hidden), the
+        rest kept. It depends on what `seat` may know and on `rng`, never on the secrets
+        it replaces, so a bot that searches determinizations never sees them."""
+        new: S = state.clone()  # type: ignore[assignment]  # clone keeps the class
+        self.resample(new, seat, rng)
+        new._legal = None
+        return new
+
+    def resample(self, state: S, seat: int, rng: random.Random) -> None:
+        """Re-sample in place the `hidden` fields `seat` cannot see; a game with hidden
+        fields overrides it (the default: nothing is hidden)."""
 
     def flow_diagram(self) -> str:
         """The phase machine as Mermaid text, drawn from the game's `flow`."""

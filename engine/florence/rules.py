@@ -49,6 +49,7 @@ from engine.core import (
     State,
     Stored,
     optional,
+    redeal,
     seat_name,
     tuples,
 )
@@ -489,6 +490,42 @@ class FlorenceGame(Game[FlorenceState]):
         *solo.OPTIONS,
     )
     conformance_options = solo.CONFORMANCE_OPTIONS
+
+    hidden = ("hands", "deck")
+
+    def resample(self, state: FlorenceState, seat: int, rng: Any) -> None:
+        """Other seats' scandal cards are secret; which Noble's pile each came from is
+        public. Each Noble's unseen cards (its draw pile and the others' cards from it) are
+        redealt: every other hand keeps its size and the pile of each card. Schemes are
+        entered only at the end, in the open, so they need nothing; in play mode a hand
+        holds Nobles' names, which everyone knows."""
+        if not state.draw_mode:
+            return
+        t = state.tables
+        others = [s for s in range(state.seats) if s != seat]
+        for noble in range(len(t.nobles)):
+            kinds = set(t.deck(noble))
+            pool = [i for i in kinds for _ in range(state.deck[i])]
+            slots = []
+            for other in others:
+                held = [t.card_index[c] for c in state.hands[other] if c in t.card_index]
+                mine = [i for i in held if i in kinds]
+                pool += mine
+                slots.append(len(mine))
+            if not any(slots):
+                continue
+            dealt, left = redeal(slots, pool, rng)
+            for i in kinds:
+                state.deck[i] = left.count(i)
+            for other, count in zip(others, slots, strict=True):
+                cards = iter(dealt[:count])
+                dealt = dealt[count:]
+                state.hands[other] = tuple(
+                    t.cards[next(cards)].name
+                    if c in t.card_index and t.card_index[c] in kinds
+                    else c
+                    for c in state.hands[other]
+                )
 
     def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Solo difficulty switches not given follow the `difficulty` preset; all are recorded,

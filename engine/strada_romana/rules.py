@@ -46,6 +46,7 @@ from engine.core import (
     SeatNamer,
     State,
     Stored,
+    redeal,
     seat_name,
 )
 
@@ -394,6 +395,26 @@ class StradaRomanaGame(Game[StradaRomanaState]):
         {"first": 1},
         {"first": 0, "wagon_tiles": "when_taken"},
     )
+
+    hidden = ("wagon_tiles",)
+
+    def resample(self, state: StradaRomanaState, seat: int, rng: Any) -> None:
+        """Other seats' wagon tiles are face down until the reveal (how many each holds is
+        public): the named ones are redealt from the wagons `seat` does not hold, one tile
+        per wagon; a tile not named yet (UNKNOWN) is unknown to the engine too."""
+        if state.phase in ("reveal", "over"):
+            return
+        mine = set(state.wagon_tiles[seat])
+        others = [s for s in range(state.players) if s != seat]
+        slots = [sum(1 for w in state.wagon_tiles[s] if w != UNKNOWN) for s in others]
+        if not any(slots):
+            return
+        pool = [w for w in range(len(state.board.wagons)) if w not in mine]
+        dealt = iter(redeal(slots, pool, rng)[0])
+        for other in others:
+            state.wagon_tiles[other] = [
+                w if w == UNKNOWN else next(dealt) for w in state.wagon_tiles[other]
+            ]
 
     def card_catalogue(self, data: GameData) -> list[tuple[str, int]]:
         """Ware tiles and wagon tiles; cubes come out of a bag and are picked on the buttons."""

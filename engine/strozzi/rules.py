@@ -1262,6 +1262,15 @@ class StrozziGame(Game[StrozziState]):
         ),
     )
 
+    hidden = ("money",)
+
+    def resample(self, state: StrozziState, seat: int, rng: Any) -> None:
+        """Other seats' money is secret, but every payment into it was public (`payouts`):
+        a seat that watched knows it, so it is rebuilt from the payouts alone."""
+        for other in range(state.players):
+            if other != seat:
+                state.money[other] = sum(p.points for p in state.payouts if p.seat == other)
+
     def load_data(self, *args: Any, **kwargs: Any) -> GameData:
         """The data, with the deck and the tokens checked against the rulebook as it loads
         (`Rules.from_data`): a DataError names the card by position and the key."""

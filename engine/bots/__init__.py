@@ -1,0 +1,25 @@
+"""Seat players that know only what their seat may know: random, greedy, ISMCTS.
+
+Every bot answers `choose(state, seat, rng) -> Action` for the seat whose turn it is.
+A bot reads a position through `state.observe(seat)` and through the game's
+`determinize` (engine.core.hidden), never through another seat's secrets, and draws
+all its randomness from the `rng` it is given, so a decision is reproducible.
+docs/bots.md says what each one does and what is not built yet.
+"""
+
+from .base import Bot, RandomBot, outcome, play_game
+from .greedy import EVALUATIONS, GreedyBot, evaluate
+from .ismcts import Budget, IsmctsBot, SearchStats
+
+__all__ = [
+    "EVALUATIONS",
+    "Bot",
+    "Budget",
+    "GreedyBot",
+    "IsmctsBot",
+    "RandomBot",
+    "SearchStats",
+    "evaluate",
+    "outcome",
+    "play_game",
+]

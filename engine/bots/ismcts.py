@@ -1,0 +1,168 @@
+"""Single-observer information-set Monte Carlo tree search, determinized.
+
+Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (2012), SO-ISMCTS:
+one tree for the searching seat, whose nodes are sequences of actions. Each iteration
+
+1. samples a determinization of the position, consistent with what the seat may know
+   (`Game.determinize`: other seats' secrets redealt from what is still possible);
+2. descends the tree: at a chance node the outcome is drawn by its weights
+   (`chance_weights`); at a seat's node UCB1 chooses among the children whose action is
+   legal in this determinization, counting for each how often it was available
+   (`avail`) rather than how often its parent was visited;
+3. adds one child, plays the game out at random to its end or to `playout_limit` actions
+   (Strada Romana's endless jam: such a playout is counted in `SearchStats.capped` and
+   judged by the scores as they stand), and
+4. credits each node with the share of the win of the seat that moved into it.
+
+The decision is the most visited action at the root. The budget is a number of
+iterations, and, with a clock the caller passes in (the engine reads no clock), seconds.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.core import CHANCE, Action, State, draw_chance
+
+from .base import outcome
+
+EXPLORATION = 0.7
+"""UCB1's exploration constant for rewards in [0, 1] (sqrt(2)/2, a common choice)."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a decision may search: `playouts` iterations, and at most `seconds` by
+    `clock` when both are given (the first bound reached ends the search)."""
+
+    playouts: int = 48
+    seconds: float | None = None
+    clock: Callable[[], float] | None = None
+
+    def __post_init__(self) -> None:
+        if self.playouts < 1:
+            raise ValueError(f"a search needs at least 1 playout, not {self.playouts}")
+        if self.seconds is not None and (self.clock is None or self.seconds <= 0):
+            raise ValueError("a budget in seconds needs a positive number and a clock")
+
+
+@dataclass
+class SearchStats:
+    """What the searches of one bot did, added up: for benchmarks and reports."""
+
+    decisions: int = 0
+    iterations: int = 0
+    capped: int = 0
+    """Playouts stopped at `playout_limit` before the game ended."""
+    actions: int = 0
+    """Actions applied in descents and playouts."""
+
+
+class _Node:
+    __slots__ = ("avail", "children", "player", "reward", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # who chose the action leading here (CHANCE for a draw)
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+
+
+@dataclass
+class IsmctsBot:
+    """The top of the ladder (see the module's docstring)."""
+
+    budget: Budget = field(default_factory=Budget)
+    playout_limit: int = 2_000
+    exploration: float = EXPLORATION
+    stats: SearchStats = field(default_factory=SearchStats)
+    name: str = "ismcts"
+
+    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        self.stats.decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        root = _Node(seat)
+        budget = self.budget
+        clock = budget.clock if budget.seconds is not None else None
+        start = clock() if clock is not None else 0.0
+        for _ in range(budget.playouts):
+            self._iterate(state, seat, root, rng)
+            self.stats.iterations += 1
+            if clock is not None and clock() - start >= budget.seconds:  # type: ignore[operator]
+                break
+        visits = [root.children[a.text].visits if a.text in root.children else -1 for a in legal]
+        return legal[visits.index(max(visits))]
+
+    def _iterate(self, state: State, seat: int, root: _Node, rng: random.Random) -> None:
+        world = state.game.determinize(state, seat, rng)
+        node = root
+        path = [root]
+        steps = 0
+        expanded = False
+        while not expanded and not world.is_over() and steps < self.playout_limit:
+            player = world.current_player()
+            assert player is not None
+            if player == CHANCE:
+                action = draw_chance(world, rng)
+                child = node.children.get(action.text)
+                if child is None:
+                    child = node.children[action.text] = _Node(CHANCE)
+            else:
+                action, child, expanded = self._select(world.legal_actions(), node, player, rng)
+            world.apply(action)
+            steps += 1
+            node = child
+            path.append(node)
+        while not world.is_over() and steps < self.playout_limit:
+            world.apply(_random(world, rng))
+            steps += 1
+        if not world.is_over():
+            self.stats.capped += 1
+        self.stats.actions += steps
+        shares = outcome(world)
+        for visited in path:
+            visited.visits += 1
+            if visited.player >= 0:
+                visited.reward += shares[visited.player]
+
+    def _select(
+        self, legal: tuple[Action, ...], node: _Node, player: int, rng: random.Random
+    ) -> tuple[Action, _Node, bool]:
+        """(action, its node, whether the node is new): an untried action first, else
+        UCB1 over the children available in this determinization."""
+        children = node.children
+        untried = [a for a in legal if a.text not in children]
+        if untried:
+            for a in legal:
+                if a.text in children:
+                    children[a.text].avail += 1
+            action = untried[rng.randrange(len(untried))]
+            child = children[action.text] = _Node(player)
+            return action, child, True
+        best: Action | None = None
+        top = -math.inf
+        c = self.exploration
+        for a in legal:
+            child = children[a.text]
+            child.avail += 1
+            value = child.reward / child.visits + c * math.sqrt(
+                math.log(child.avail) / child.visits
+            )
+            if value > top:
+                best, top = a, value
+        assert best is not None
+        return best, children[best.text], False
+
+
+def _random(state: State, rng: random.Random) -> Action:
+    """A playout's move: a uniformly random legal action, a draw by its weights."""
+    if state.current_player() == CHANCE:
+        return draw_chance(state, rng)
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]
