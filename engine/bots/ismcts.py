@@ -9,9 +9,9 @@ one tree for the searching seat, whose nodes are sequences of actions. Each iter
    (`chance_weights`); at a seat's node UCB1 chooses among the children whose action is
    legal in this determinization, counting for each how often it was available
    (`avail`) rather than how often its parent was visited;
-3. adds one child, plays the game out at random to its end or to `playout_limit` actions
-   (Strada Romana's endless jam: such a playout is counted in `SearchStats.capped` and
-   judged by the scores as they stand), and
+3. adds one child, plays the game out at random (`fast_play_out`) to its end or to
+   `playout_limit` actions (Strada Romana's endless jam: such a playout is counted in
+   `SearchStats.capped` and judged by the scores as they stand), and
 4. credits each node with the share of the win of the seat that moved into it.
 
 The decision is the most visited action at the root. The budget is a number of
@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.core import CHANCE, Action, State, draw_chance
+from engine.core import CHANCE, Action, State, draw_chance, fast_play_out
 
 from .base import outcome
 
@@ -119,9 +119,10 @@ class IsmctsBot:
             steps += 1
             node = child
             path.append(node)
-        while not world.is_over() and steps < self.playout_limit:
-            world.apply(_random(world, rng))
-            steps += 1
+        if steps < self.playout_limit:  # the fast path: the same random games, cheaper
+            before = len(world.history)
+            fast_play_out(world, rng, limit=self.playout_limit - steps)
+            steps += len(world.history) - before
         if not world.is_over():
             self.stats.capped += 1
         self.stats.actions += steps
@@ -158,11 +159,3 @@ class IsmctsBot:
                 best, top = a, value
         assert best is not None
         return best, children[best.text], False
-
-
-def _random(state: State, rng: random.Random) -> Action:
-    """A playout's move: a uniformly random legal action, a draw by its weights."""
-    if state.current_player() == CHANCE:
-        return draw_chance(state, rng)
-    legal = state.legal_actions()
-    return legal[rng.randrange(len(legal))]

@@ -23,7 +23,7 @@ from .fields import (
 from .flow import Flow
 from .hidden import redeal
 from .observation import Observation
-from .playout import PLAYOUT_LIMIT, play_out
+from .playout import PLAYOUT_LIMIT, fast_play_out, play_out
 from .rng import derive, draw_chance, random_action
 from .rulebook import Rule, Rulebook, in_phases
 from .scoring import Breakdown, ScoreStep, breakdown, joined, points_text, replayed
@@ -69,6 +69,7 @@ __all__ = [
     "counted",
     "derive",
     "draw_chance",
+    "fast_play_out",
     "in_phases",
     "joined",
     "lists",
