@@ -401,7 +401,10 @@ class StradaRomanaGame(Game[StradaRomanaState]):
     def resample(self, state: StradaRomanaState, seat: int, rng: Any) -> None:
         """Other seats' wagon tiles are face down until the reveal (how many each holds is
         public): the named ones are redealt from the wagons `seat` does not hold, one tile
-        per wagon; a tile not named yet (UNKNOWN) is unknown to the engine too."""
+        per wagon; a tile not named yet (UNKNOWN) is unknown to the engine too. While the
+        seat itself picks from the deck it sees the tiles left, so then only the others'
+        tiles are shuffled among them. (What a seat saw in the deck earlier is not
+        remembered: a determinization may give others tiles it knows were in the deck.)"""
         if state.phase in ("reveal", "over"):
             return
         mine = set(state.wagon_tiles[seat])
@@ -409,7 +412,12 @@ class StradaRomanaGame(Game[StradaRomanaState]):
         slots = [sum(1 for w in state.wagon_tiles[s] if w != UNKNOWN) for s in others]
         if not any(slots):
             return
-        pool = [w for w in range(len(state.board.wagons)) if w not in mine]
+        if state.phase == "wagon_tile" and state.current_player() == seat:
+            # the seat holds the deck to name its tile: it sees which tiles are left, so
+            # only who holds which of the others' is unknown
+            pool = [w for s in others for w in state.wagon_tiles[s] if w != UNKNOWN]
+        else:
+            pool = [w for w in range(len(state.board.wagons)) if w not in mine]
         dealt = iter(redeal(slots, pool, rng)[0])
         for other in others:
             state.wagon_tiles[other] = [

@@ -171,3 +171,33 @@ def test_florence_redeal_keeps_each_hand_and_pile() -> None:
         assert world.hands[SEAT] == state.hands[SEAT]  # type: ignore[attr-defined]
         for seat in range(1, state.seats):
             assert nobles(world.hands[seat]) == nobles(state.hands[seat])  # type: ignore[attr-defined]
+
+
+CASES = [
+    (name, players)
+    for name in engine.games()
+    for players in range(engine.get(name).min_players, engine.get(name).max_players + 1)
+]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_every_determinization_is_a_position_the_seat_could_be_in(name: str, players: int) -> None:
+    """Over random games with every conformance option: at each seat's turn, a
+    determinization shows the seat the same observation and the same legal actions, and
+    the game's invariants hold in it."""
+    from tests.engine.conformance import new_state
+
+    game = engine.get(name)
+    for seed in range(3):
+        state = new_state(game, players, seed)
+        rng = derive(seed, "every")
+        for step in range(2_000):
+            if state.is_over():
+                break
+            player = state.current_player()
+            if player is not None and player >= 0 and step % 3 == 0:
+                world = game.determinize(state, player, derive(seed, step))
+                assert world.observe(player) == state.observe(player)
+                assert world.legal_actions() == state.legal_actions()
+                assert world.invariants() == []
+            state.apply(random_action(state, rng))
