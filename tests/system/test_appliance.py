@@ -361,15 +361,15 @@ def test_a_strozzi_game_is_played_with_presses_and_shown_on_the_strip(
     table.wait_for(r"^#\d+ draw: draw \d+")  # the table turns the first ship over
     actions = [act(table) for _ in range(3)]
     STATE["actions"] = actions
+    # Once the table waits for a seat again (the draws the app makes itself after the last
+    # press included: a token turned up, the next ship), the journal and the lights settle.
+    seat = acting_seat(table)
+    numbered = [ln for ln in table.journal() if re.match(r"^#\d+ ", ln)]
+    STATE["acknowledged"] = int(numbered[-1].split()[0][1:])
     # The lights: the seats at play show their colours, the acting seat pulses.
     time.sleep(1.0)
     frames = table.frames_for(3.0)
     assert len(frames) >= 10, f"only {len(frames)} frames in 3 s at 20 fps"
-    seat = acting_seat(table)
-    # what the journal holds once the table waits for a seat again: the draws the app made
-    # itself after the last press (a ship placed: a token turned up, the next ship) included
-    numbered = [ln for ln in table.journal() if re.match(r"^#\d+ ", ln)]
-    STATE["acknowledged"] = int(numbered[-1].split()[0][1:])
     status = [rgb(f, els[f"seat.{seat}.status"][0]) for f in frames]
     assert len(set(status)) > 3 and any(status), f"seat {seat}'s light does not pulse: {status}"
     for other in {"1", "2", "3"} - {seat}:
