@@ -160,12 +160,10 @@ def test_scanned_cards_are_the_draws_and_the_board_shows_them(scanning, tmp_path
     run.seat("1", "2", "3")
     assert app.mode == "setup" and app._in_setup()
 
-    # an id nobody paired: every seat flashes red on the board, nothing changes
-    frames = len(emu.frames)
-    scan(run, emu, "NOT-A-CARD", applied=False, message="not in the strozzi card list")
+    # an id nobody paired, read at a draw: new to the table, learned once it is entered;
+    # nothing changes yet (and a known card read next is the draw, not this one)
+    scan(run, emu, "NOT-A-CARD", applied=False, message="Card NOT-A-CARD is new to the table")
     assert run.history() == [] and journal(tmp_path / "journal.db") == []
-    assert emu.wait_frame(red_at(run, "1"), after=frames)
-    assert emu.wait_frame(red_at(run, "3"), after=frames)
 
     # setup: three progress tokens turned face up, each by scanning it
     for _ in range(3):
@@ -194,7 +192,10 @@ def test_scanned_cards_are_the_draws_and_the_board_shows_them(scanning, tmp_path
 
     # a ship while a seat decides: no draw is due
     other = next(c for c, card in run.ids.items() if card.startswith("draw ") and c != code)
+    frames = len(emu.frames)
     scan(run, emu, other, applied=False, message="no draw is due")
+    assert emu.wait_frame(red_at(run, "1"), after=frames)  # every seat flashes red
+    assert emu.wait_frame(red_at(run, "3"), after=frames)
     assert run.snapshot() == frozen
 
     # at the next draw, the ship already seen this round is refused by the rules
