@@ -10,16 +10,22 @@ docs/bots.md says what each one does and what is not built yet.
 from .base import Bot, RandomBot, outcome, play_game
 from .greedy import EVALUATIONS, GreedyBot, evaluate
 from .ismcts import Budget, IsmctsBot, SearchStats
+from .ladder import DEFAULT_LEVEL, LEVELS, decide, decision_rng, make_bot
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "EVALUATIONS",
+    "LEVELS",
     "Bot",
     "Budget",
     "GreedyBot",
     "IsmctsBot",
     "RandomBot",
     "SearchStats",
+    "decide",
+    "decision_rng",
     "evaluate",
+    "make_bot",
     "outcome",
     "play_game",
 ]

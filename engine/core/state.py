@@ -34,6 +34,8 @@ class Option:
 
     `seat=True`: a number among the choices is a seat index, so it must also be below
     the player count (the starting player); other choices ("random") stay as they are.
+    `seats=True`: the value names seats, as player numbers from 1 joined by commas
+    ("2" or "1,3"; "" for none), each a seat of the game.
     """
 
     name: str
@@ -41,6 +43,7 @@ class Option:
     help: str
     choices: Sequence[Any] | None = None
     seat: bool = False
+    seats: bool = False
 
     def check(self, value: Any, players: int | None = None) -> Any:
         """`value` if it is one of the choices, of the same type (`True` is not `1`), and,
@@ -54,7 +57,25 @@ class Option:
             raise ValueError(
                 f"option {self.name} must be {self._other_choices()}a seat below {players}"
             )
+        if self.seats:
+            self._check_seats(value, players)
         return value
+
+    def _check_seats(self, value: Any, players: int | None) -> None:
+        wanted = f"option {self.name} must name seats as numbers from 1 with commas ('2', '1,3')"
+        if not isinstance(value, str):
+            raise ValueError(f"{wanted}, not {value!r}")
+        parts = [p.strip() for p in value.split(",")] if value.strip() else []
+        if not all(p.isdigit() for p in parts) or len(set(parts)) != len(parts):
+            raise ValueError(f"{wanted}, each once, not {value!r}")
+        top = players if players is not None else 6
+        if any(not 1 <= int(p) <= top for p in parts):
+            raise ValueError(f"option {self.name}: the seats are 1-{top}, not {value!r}")
+
+    @staticmethod
+    def seat_set(value: str) -> frozenset[int]:
+        """The player indices a `seats` option's value names."""
+        return frozenset(int(p) - 1 for p in value.split(",") if p.strip())
 
     def _other_choices(self) -> str:
         """The choices that are not seat numbers, as words before "a seat" ('random' or)."""
@@ -209,6 +230,11 @@ class Game(ABC, Generic[S]):
         """The game's cards that are entered by their face rather than by a name from
         `card_catalogue` (engine.core.faces), if it has such cards; None: it has none."""
         return None
+
+    kept_secrets: ClassVar[str | None] = None
+    """A `seats` option naming the seats whose secrets the app keeps (a bot's): they are
+    entered as they come rather than revealed at the end, since no one at the table may
+    see them. None: the engine already has every secret when it comes."""
 
     hidden: ClassVar[tuple[str, ...]] = ()
     """The state fields that hold what some seat may not know (other seats' secrets);

@@ -388,12 +388,21 @@ class StradaRomanaGame(Game[StradaRomanaState]):
             "or 'at_end' (revealed at the end)",
             choices=("at_end", "when_taken"),
         ),
+        Option(
+            "named_tiles",
+            "",
+            "seats (from 1, with commas) that name each wagon tile as they take it "
+            "whatever `wagon_tiles` says: the seats whose tiles the app keeps (a bot's)",
+            seats=True,
+        ),
     )
+    kept_secrets = "named_tiles"
     conformance_options = (
         {},
         {"wagon_tiles": "when_taken"},
         {"first": 1},
         {"first": 0, "wagon_tiles": "when_taken"},
+        {"named_tiles": "2"},
     )
 
     hidden = ("wagon_tiles",)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.core import Event, Rule, in_phases
+from engine.core import Event, Option, Rule, in_phases
 
 from . import movement, scoring
 from .flow import FLOW, action_words
@@ -57,7 +57,7 @@ class ChooseAWagonTile(Rule["StradaRomanaState"]):
         state.wagon_tiles[seat].append(UNKNOWN)
         held = len(state.wagon_tiles[seat])
         events.append(Event("wagon_tile_taken", {"player": seat, "held": held}))
-        if state.options["wagon_tiles"] == "when_taken":
+        if names_when_taken(state, seat):
             FLOW.fire(state, "take_tile")
         else:
             movement.PLAYING.end_turn(state, events)
@@ -98,6 +98,14 @@ class ChooseAWagonTile(Rule["StradaRomanaState"]):
             f"{state.who(state.seat)} chose a wagon tile: enter (or scan) its wagon; "
             f"it stays face down."
         )
+
+
+def names_when_taken(state: StradaRomanaState, seat: int) -> bool:
+    """Whether `seat` names its tile as it takes it (the option `wagon_tiles`, or a seat
+    of `named_tiles`, whose tiles the app keeps), rather than at the reveal."""
+    if state.options["wagon_tiles"] == "when_taken":
+        return True
+    return seat in Option.seat_set(state.options.get("named_tiles", ""))
 
 
 class WagonTiles(Rule["StradaRomanaState"]):

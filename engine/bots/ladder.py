@@ -1,0 +1,40 @@
+"""The strength ladder by name, as a table's config and the command line say it."""
+
+from __future__ import annotations
+
+import random
+
+from engine.core import Action, State, derive
+
+from .base import Bot, RandomBot
+from .greedy import GreedyBot
+from .ismcts import Budget, IsmctsBot
+
+LEVELS = ("random", "greedy", "ismcts")
+"""The bots a seat can be given, weakest first."""
+
+DEFAULT_LEVEL = "ismcts"
+
+
+def make_bot(level: str = DEFAULT_LEVEL) -> Bot:
+    """A fresh bot of `level`. The table's ISMCTS has a budget in playouts only, never in
+    seconds: the same position then gives the same move, so a resumed game proposes
+    what it proposed before the cut."""
+    if level == "random":
+        return RandomBot()
+    if level == "greedy":
+        return GreedyBot()
+    if level == "ismcts":
+        return IsmctsBot(Budget())
+    raise ValueError(f"no bot {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def decision_rng(state: State, seat: int) -> random.Random:
+    """The randomness of `seat`'s decision now: from the game's seed, the seat and the
+    number of actions so far, so a decision is the same however often it is asked."""
+    return derive(state.seed, "bot", seat, len(state.history))
+
+
+def decide(bot: Bot, state: State, seat: int) -> Action:
+    """`bot`'s move for `seat` in `state` (its turn), reproducibly."""
+    return bot.choose(state, seat, decision_rng(state, seat))
