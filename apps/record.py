@@ -48,7 +48,8 @@ def recorded(state: State, player: int, text: str) -> Action:
 
 def seat_namer(seats: Sequence[Any]) -> SeatNamer:
     """The table's names for a record's players: 'seat 3' for player 0 when the first to
-    join sat at seat 3 (a record's seat entry may carry a player's name too)."""
+    join sat at seat 3 (a record's seat entry may carry a player's name too, and
+    says whether a bot played the seat)."""
     labels = []
     for s in seats:
         if isinstance(s, dict) and s.get("name"):
@@ -57,6 +58,8 @@ def seat_namer(seats: Sequence[Any]) -> SeatNamer:
             labels.append(f"seat {s.get('seat')}")
         else:
             labels.append(f"seat {s}")
+        if isinstance(s, dict) and s.get("bot"):
+            labels[-1] += " (bot)"
 
     def name(player: int) -> str:
         return labels[player] if 0 <= player < len(labels) else seat_name(player)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from engine.bots import LEVELS
 from engine.core import DataError
 from firmware_bridge.config import TABLES as BRIDGE_TABLES
 from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
@@ -110,6 +111,12 @@ APP = Table(
         True,
         "offer the component check before the first game of a title (docs/components.md)",
     ),
+    Key(
+        "bots",
+        Table(rest=Choice(LEVELS), rest_name="seat"),
+        {},
+        "seats a bot takes at each seating, and how it plays (docs/bots.md)",
+    ),
 )
 #: every table of the config file, by the layer that reads it
 TABLES: dict[str, Any] = {**HW_TABLES, **BRIDGE_TABLES, "app": APP, "web": WEB}
@@ -127,6 +134,7 @@ class AppSettings:
     options: dict[str, Any] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     component_check: bool = True
+    bots: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -165,6 +173,7 @@ def parse(src: TomlSource) -> Config:
         options=dict(raw["options"]),
         names=dict(raw["names"]),
         component_check=raw["component_check"],
+        bots=dict(raw["bots"]),
     )
     if raw["chance"] is not None:
         settings.chance = raw["chance"]
@@ -196,6 +205,15 @@ def parse(src: TomlSource) -> Config:
         if why is not None:
             raise src.error(("app", "names", seat), why)
         earlier[seat] = name
+    for seat in settings.bots:
+        if seat not in seat_names:
+            raise src.error(
+                ("app", "bots", seat),
+                f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
+            )
+    if settings.game is not None and len(settings.bots) > engine.get(settings.game).max_players:
+        game = engine.get(settings.game)
+        raise src.error(("app", "bots"), f"{game.title} is for at most {game.max_players} players")
     bridge = parse_bridge(src)
     if bridge.scanner is not None and raw["chance"] is None:
         settings.chance = "scanner"  # a [scanner] table means the cards are scanned
@@ -349,6 +367,7 @@ class Appliance:
             games=self._with_data(config, self._seatable(config, list(self.layouts))),
             names=config.app.names,
             component_check=config.app.component_check,
+            bots=config.app.bots,
         )
         self._stop = threading.Event()
         # Parts beside the buttons (the phone page): `taps` see each event first and may

@@ -60,6 +60,8 @@ def demo_config_text(
     names: Sequence[str] = (),
     web: Mapping[str, str | int | bool] | None = None,
     component_check: bool = False,
+    bots: int = 0,
+    bot: str = "ismcts",
 ) -> str:
     """The config file of a mocked table for `game`: `seats` three-button seats (the last
     `phone` of them with no buttons, played from a phone, and the `one_button` before those
@@ -68,7 +70,8 @@ def demo_config_text(
     (`[app.options]`) and the players' `names`, seat 1 first; `web` is the `[web]` table
     (phone seats turn it on, on loopback, when not given: a phone seat needs the page).
     `component_check` is off unless asked for: a demo or a test of something else goes
-    straight to seating, as a table whose owner has checked the components does."""
+    straight to seating, as a table whose owner has checked the components does. The last
+    `bots` seats are taken by a bot of level `bot` (`[app.bots]`)."""
     pins = iter(PINS)
     lines = ["[buttons]", 'pin_factory = "mock"', ""]
     for s in range(1, seats + 1):
@@ -101,6 +104,8 @@ def demo_config_text(
     lines.append(f"component_check = {'true' if component_check else 'false'}")
     if options:
         lines += ["", "[app.options]", *(f"{k} = {json.dumps(v)}" for k, v in options.items())]
+    if bots:
+        lines += ["", "[app.bots]", *(f'{s} = "{bot}"' for s in range(seats - bots + 1, seats + 1))]
     if names:
         lines += [
             "",
@@ -131,6 +136,8 @@ def demo_config(
     options: Mapping[str, Any] | None = None,
     names: Sequence[str] = (),
     component_check: bool = False,
+    bots: int = 0,
+    bot: str = "ismcts",
 ) -> runtime.Config:
     """The mocked table of `demo_config_text`, parsed."""
     text = demo_config_text(
@@ -145,6 +152,8 @@ def demo_config(
         options=options,
         names=names,
         component_check=component_check,
+        bots=bots,
+        bot=bot,
     )
     return runtime.parse_text(text, name=f"<demo {game}>")
 
@@ -297,8 +306,8 @@ class ButtonBot:
         while after.current_player() == CHANCE:
             after.apply(app.chance.draw(after))
         player = after.current_player()
-        if player is None or player < 0:
-            self.command(app.players[0], "select")
+        if player is None or player < 0 or player in session.bots:
+            self.command(app.players[0], "select")  # only draws
             return
         seat = app.players[player]
         legal = after.legal_actions()
@@ -312,6 +321,15 @@ class ButtonBot:
             self.command(seat, "select")
         else:
             self.command(seat, "next" if one or ahead <= len(options) - ahead else "previous")
+
+    def hand_for_bot(self) -> str:
+        """Who confirms a bot's move: the first person at the table (the bot's own
+        seat's buttons when every seat is a bot's)."""
+        session = self.table.app.session
+        assert session is not None
+        people = [s for p, s in enumerate(session.players) if p not in session.bots]
+        player = session.bot_to_act()
+        return people[0] if people else session.players[player or 0]
 
     def stray_press(self, rng: random.Random) -> None:
         """Somebody presses out of turn: the table must flash and change nothing."""
@@ -343,6 +361,8 @@ class ButtonBot:
             for seat in seats:
                 if seat not in app.seating.joined:
                     self.command(seat, "select")
+                elif seat in app.seating.bots and seat not in app.bots:
+                    self.command(seat, "select")  # a bot seated by hand: play there
             if app.mode == "seating":
                 self.press("table", "menu")
         elif mode == "checking" and app.lobby.check is not None:
@@ -355,6 +375,9 @@ class ButtonBot:
             self.press("table", "menu")
         elif app.session is not None and app.session.held:
             self.release(app)
+        elif app.session is not None and app.session.bot_to_act() is not None:
+            # the bot's move is carried out on the board; a person confirms it
+            self.command(self.hand_for_bot(), "select")
         else:
             if self.noise and self._stray.random() < self.noise:
                 self.stray_press(self._stray)

@@ -57,6 +57,26 @@ def parse_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def bot_args(p: argparse.ArgumentParser, *, others: str) -> None:
+    """`--bots N` and `--bot LEVEL`, the same on demo and sim."""
+    from engine.bots import DEFAULT_LEVEL, LEVELS
+
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        metavar="N",
+        help=f"the last N seats are played by bots ({others}): the table says and lights "
+        "each bot's move, a person carries it out and presses select (default 0)",
+    )
+    p.add_argument(
+        "--bot",
+        choices=LEVELS,
+        default=DEFAULT_LEVEL,
+        help=f"how the bots play (default {DEFAULT_LEVEL}; docs/bots.md)",
+    )
+
+
 def option_args(p: argparse.ArgumentParser) -> None:
     """`--option` and `--difficulty`, the same on selfplay, demo and sim."""
     p.add_argument(

@@ -33,7 +33,7 @@ from ..journal import JournalError, default_path
 from ..names import NAME, name_problem
 from ..screen import HEIGHT, RESET, SEAT_KEYS, Screen, fit, render
 from ..sim import demo_config
-from .engine_cmds import option_args, parse_options
+from .engine_cmds import bot_args, option_args, parse_options
 
 T = TypeVar("T")
 BUTTONS = ("previous", "select", "next")
@@ -93,6 +93,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         game.resolve_options(seats, options)
     except ValueError as exc:
         return types.fail("sim", exc)
+    if not 0 <= args.bots <= seats:
+        return types.fail("sim", f"--bots: {args.bots} bots for {seats} seats")
     names = [n.strip() for n in args.names.split(",")] if args.names else []
     if len(names) > seats:
         return types.fail("sim", f"--names: {len(names)} names for {seats} seats")
@@ -120,6 +122,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 options=options,
                 names=names,
                 component_check=not args.no_check,
+                bots=args.bots,
+                bot=args.bot,
             )
             table = runtime.Appliance(config, say=say)
         except (ConfigError, JournalError) as exc:
@@ -287,5 +291,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="do not offer the component check before the game (offered, as at a real "
         "table, while the game's data holds guesses and no game of it was played)",
     )
+    bot_args(p, others="the others are yours")
     option_args(p)
     p.set_defaults(func=cmd_sim)

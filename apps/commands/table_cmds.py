@@ -19,7 +19,7 @@ from .. import args as types
 from .. import runtime
 from ..journal import GameRecord, Journal, JournalError, default_path
 from ..record import exported, game_log, replay, seat_namer
-from .engine_cmds import option_args, parse_options
+from .engine_cmds import bot_args, option_args, parse_options
 
 
 def _fail(message: str) -> int:
@@ -37,6 +37,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"--players: {game.title} is for {game.min_players}-{game.max_players} "
             f"players, not {players}"
         )
+    if not 0 <= args.bots <= players:
+        return _fail(f"--bots: {args.bots} bots for {players} players")
     options = parse_options(args)
     try:
         game.resolve_options(players, options)
@@ -60,6 +62,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             strip=args.strip,
             chance=args.chance,
             options=options,
+            bots=args.bots,
+            bot=args.bot,
         )
         clock = ManualClock()
         try:
@@ -67,7 +71,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         except (ConfigError, JournalError) as exc:
             return _fail(str(exc))
         try:
-            say(f"{game.title} on a mocked table: {players} players, seed {args.seed}")
+            plural = "s" if args.bots > 1 else ""
+            bots = f" ({args.bots} played by the {args.bot} bot{plural})" if args.bots else ""
+            say(f"{game.title} on a mocked table: {players} players{bots}, seed {args.seed}")
             table.app.start()
             table.app.tick()
             pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
@@ -312,6 +318,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=0.0,
         help="real seconds to wait after each press (to watch, or to crash-test)",
     )
+    bot_args(p, others="the others press at random")
     option_args(p)
     p.set_defaults(func=cmd_demo)
 

@@ -130,12 +130,14 @@ class TableApp:
         games: Sequence[str] | None = None,
         names: Mapping[str, str] | None = None,
         component_check: bool = True,
+        bots: Mapping[str, str] | None = None,
     ) -> None:
         self.seats = {s.name: s for s in seats}
         self.seat_order = [s.name for s in seats]
         self.names = dict(names or {})  # seat -> the player's name, for every sentence
         # offer the component check before the first game of a title with guesses in it
         self.component_check = component_check
+        self.bots = dict(bots or {})  # seat -> the bot that takes it at each seating
         self.journal = journal
         self.output = output
         self.clock = clock
@@ -308,6 +310,8 @@ class TableApp:
             return None  # any press draws the held card
         if session.state.current_player() == CHANCE and self.chance.automatic:
             return "wait: the table is drawing."
+        if session.bot_to_act() is not None:
+            return None  # whoever carries out a bot's move confirms it
         waiting = session.waiting_seat()
         if waiting is not None and seat != waiting:
             return f"it is {self.seat_label(waiting)}'s turn. {session.describe()}"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.bots import DEFAULT_LEVEL
 
 from ..journal import JournalUnavailable
 from ..views import View, view_for
@@ -31,14 +32,22 @@ def _seat_entry(table: TableApp, seat: str, colour: Colour) -> dict[str, Any]:
     entry: dict[str, Any] = {"seat": seat, "colour": list(colour)}
     if table.names.get(seat):
         entry["name"] = table.names[seat]
+    bot = table.lobby.seating.bots.get(seat)
+    if bot is not None:
+        entry["bot"] = bot
     return entry
 
 
 @dataclass
 class Seating:
-    """Who joined, in joining order, with their colours."""
+    """Who joined, in joining order (bots included), and which seats a bot plays."""
 
     joined: list[str] = field(default_factory=list)
+    bots: dict[str, str] = field(default_factory=dict)  # seat -> the bot's level
+
+    def person(self, seat: str) -> bool:
+        """A seat taken by a person (not free, not a bot's)."""
+        return seat in self.joined and seat not in self.bots
 
 
 class Lobby:
@@ -110,40 +119,81 @@ class Lobby:
         self.check = None
         self.table.fire("game_chosen")
         game = engine.get(self.game_name or "")
+        table = self.table
+        for seat, level in table.bots.items():  # the config's bot seats sit down at once
+            if len(self.seating.joined) < game.max_players:
+                self.seating.joined.append(seat)
+                self.seating.bots[seat] = level
         self.table.say(
             f"{game.title}: each player presses select at their seat "
-            f"({game.min_players}-{game.max_players}); then menu (or hold select) starts."
+            f"({game.min_players}-{game.max_players}); next at a free seat seats a bot; "
+            "then menu (or hold select) starts."
         )
+        if self.seating.bots:
+            bots = ", ".join(table.seat_label(s) for s in self.seating.bots)
+            table.say(f"A bot plays at {bots} (select there to play yourself, next frees it).")
 
     def on_seating(self, seat: str, command: str) -> None:
         game = engine.get(self.game_name or "")
-        joined = self.seating.joined
+        joined, bots = self.seating.joined, self.seating.bots
+        label = self.table.seat_label
         if command == "select":
-            if seat in joined:
+            if seat in bots:  # a person takes the bot's seat, and its colour
+                del bots[seat]
+                self.table.say(f"{label(seat, capital=True)} plays instead of the bot.")
+            elif seat in joined:
                 joined.remove(seat)
-                self.table.say(f"{self.table.seat_label(seat, capital=True)} left.")
+                self.table.say(f"{label(seat, capital=True)} left.")
             elif len(joined) >= game.max_players:
                 self.table.flash(seat, f"{game.title} is for at most {game.max_players} players.")
             else:
-                before = [name for name, _ in self.palette()]
-                joined.append(seat)
-                now = [name for name, _ in self.palette()]
-                label = self.table.seat_label
-                moved = "".join(
-                    f" {label(s, capital=True)} is {now[i]} now."
-                    for i, s in enumerate(joined[:-1])
-                    if before[i] != now[i]
-                )
-                self.table.say(
-                    f"{label(seat, capital=True)} joined as {now[len(joined) - 1]}.{moved}"
-                )
+                self.join(seat)
                 if len(joined) == game.max_players:
                     self.start_if_ready()
+        elif command in ("next", "previous"):
+            why = self.toggle_bot(seat)
+            if why is not None:
+                self.table.flash(seat, why)
         elif command == "back":
             if seat in joined:
                 self.start_if_ready()
             else:
                 self.table.flash(seat, "Press select to join first.")
+
+    def toggle_bot(self, seat: str, level: str = DEFAULT_LEVEL) -> str | None:
+        """A bot sits down at the free `seat`, or leaves it; why not, when it cannot."""
+        game = engine.get(self.game_name or "")
+        joined, bots = self.seating.joined, self.seating.bots
+        if seat in bots:
+            del bots[seat]
+            joined.remove(seat)
+            self.table.say(f"The bot left {self.table.seat_label(seat)}; it is free.")
+        elif seat in joined:
+            return "you have joined: select leaves, menu starts."
+        elif len(joined) >= game.max_players:
+            return f"{game.title} is for at most {game.max_players} players."
+        else:
+            self.join(seat, bot=level)
+        return None
+
+    def join(self, seat: str, *, bot: str | None = None) -> None:
+        """`seat` joins (a bot of level `bot` when given), said with its colour and any
+        colour that changed for the seats before it."""
+        joined = self.seating.joined
+        label = self.table.seat_label
+        before = [name for name, _ in self.palette()]
+        joined.append(seat)
+        if bot is not None:
+            self.seating.bots[seat] = bot
+        now = [name for name, _ in self.palette()]
+        moved = "".join(
+            f" {label(s, capital=True)} is {now[i]} now."
+            for i, s in enumerate(joined[:-1])
+            if before[i] != now[i]
+        )
+        who = f"A bot ({bot}) joined at {label(seat)}" if bot else f"{label(seat, capital=True)}"
+        joined_as = "as" if bot else "joined as"
+        self.table.say(f"{who} {joined_as} {now[len(joined) - 1]}.{moved}")
 
     def palette(self) -> Sequence[tuple[str, Colour]]:
         """The colours of the seats joined so far, as the game would give them now (a solo
@@ -185,7 +235,8 @@ class Lobby:
         colour_of = {seat: palette[i][1] for i, seat in enumerate(joined)}
         # players sit clockwise in seat order, starting with whoever joined first
         order = [s for s in table.seat_order if s in joined]
-        first = order.index(joined[0])
+        people = [s for s in joined if self.seating.person(s)]
+        first = order.index(people[0] if people else joined[0])
         players = order[first:] + order[:first]
         colours = [colour_of[s] for s in players]
         seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
@@ -193,6 +244,9 @@ class Lobby:
         declared = {o.name for o in game.options}
         options = {k: v for k, v in self.options.items() if k in declared}
         options.update(self.open_deck(game, options))
+        kept = [str(p + 1) for p, s in enumerate(players) if s in self.seating.bots]
+        if kept and game.kept_secrets is not None:  # the app keeps the bots' secrets
+            options[game.kept_secrets] = ",".join(kept)
         try:
             state = game.new_state(len(players), seed=seed, options=options)
         except ValueError as exc:  # checked at start-up; a combination can still be refused
@@ -221,12 +275,15 @@ class Lobby:
             game_id=game_id,
             players=players,
             colours=colours,
+            bots={p: self.seating.bots[s] for p, s in enumerate(players) if s in self.seating.bots},
         )
         table.begin(session)
         table.fire("players_seated")
         names = {c: n for n, c in palette}
         seated = ", ".join(
-            f"{s} {names[colour_of[s]]}" + (f" ({table.names[s]})" if s in table.names else "")
+            f"{s} {names[colour_of[s]]}"
+            + (f" ({table.names[s]})" if s in table.names else "")
+            + (" (bot)" if s in self.seating.bots else "")
             for s in players
         )
         table.say(

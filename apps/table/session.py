@@ -9,11 +9,12 @@ presses of the game's modes (setup, playing, scoring, over, paused) to it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.bots import Bot, decide, make_bot
 from engine.core import CHANCE, Action, Event, Game, SeatNamer, State, seat_name
 
 from ..journal import GameRecord, JournalUnavailable
@@ -30,6 +31,8 @@ log = logging.getLogger("tavola.table")
 
 RETRY_S = 2.0  # a write the journal refused is tried again this often
 RETRY_WAIT_S = 0.1  # ... waiting this long for a lock (the first try waits the journal's 5 s)
+# how a bot's secret is handled on the board: the app knows it, nobody at the table does
+KEPT = "the table keeps it for the bot: nobody looks at it, it goes aside face down"
 
 
 @dataclass
@@ -72,6 +75,7 @@ class Session:
         game_id: int,
         players: Sequence[str],
         colours: Sequence[Colour],
+        bots: Mapping[int, str] | None = None,
     ) -> None:
         self.table = table
         self.game = game
@@ -89,6 +93,11 @@ class Session:
         self.locked = 0
         self.why_locked = ""
         self.held = False
+        # Bot seats: player -> the bot's level and the bot itself; `proposal` is the move
+        # the bot to act has chosen, for the number of actions it was chosen at
+        self.bot_levels = dict(bots or {})
+        self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in self.bot_levels.items()}
+        self.proposal: tuple[int, Action] | None = None
 
     @classmethod
     def resumed(cls, table: TableApp, record: GameRecord) -> Session:
@@ -121,6 +130,7 @@ class Session:
             game_id=record.id,
             players=[s["seat"] for s in record.seats],
             colours=colours,
+            bots={p: str(s["bot"]) for p, s in enumerate(record.seats) if s.get("bot")},
         )
         for at, why in locks:
             session.lock_at(at, why)
@@ -139,7 +149,8 @@ class Session:
         """The table's `SeatNamer`: a player as the seat they sit at ('seat 3' for player 0
         when the first to join sat at seat 3)."""
         if 0 <= player < len(self.players):
-            return self.table.seat_label(self.players[player])
+            label = self.table.seat_label(self.players[player])
+            return f"{label} (bot)" if player in self.bots else label
         return seat_name(player)
 
     def describe(self) -> str:
@@ -166,7 +177,8 @@ class Session:
             return None
         if player == CHANCE:
             actor = self.view.chance_actor(seen if seen is not None else state)
-            return None if actor is None else self.players[actor]
+            # a card a bot turns over is entered by anyone (its own are drawn by the app)
+            return None if actor is None or actor in self.bots else self.players[actor]
         return self.players[player]
 
     def in_setup(self) -> bool:
@@ -230,6 +242,9 @@ class Session:
         refusal = table.refusal(seat)
         if refusal is not None:
             table.flash(seat, refusal)
+            return
+        if self.bot_to_act() is not None:
+            self.on_bot_turn(seat, command)
             return
         if self.waiting_seat() is None and state.current_player() == CHANCE:
             # anyone may enter the card that came up; one menu serves the table
@@ -332,6 +347,9 @@ class Session:
         if table.mode == "setup" and not self.in_setup():
             table.say("Lay out the board as the lights show, then press select at any seat.")
             return
+        if self.bot_draws(state):
+            self.auto_draw(by_bot=True)
+            return
         if state.current_player() == CHANCE and table.chance.automatic:
             history = state.history
             if table.mode == "playing" and history and len(history) > self.locked:
@@ -343,6 +361,9 @@ class Session:
                 )
                 return
             self.auto_draw()
+            return
+        if self.bot_to_act() is not None:
+            self.propose()
             return
         table.say(self.describe())  # the prompt in words: who acts, and on what
         self.show_cursor()
@@ -359,16 +380,87 @@ class Session:
         menu = self.menu_for(seat)
         table.say(table.cursor_line(seat, menu))
 
-    def auto_draw(self) -> None:
+    def auto_draw(self, *, by_bot: bool = False) -> None:
+        """The app draws the pending card (`by_bot`: one only a bot may see, so nothing
+        about it is said but the public log line)."""
         table, state = self.table, self.state
         if (
             table.mode in ("setup", "playing")
             and state.current_player() == CHANCE
-            and table.chance.automatic
+            and (table.chance.automatic or by_bot)
         ):
             action = table.chance.draw(state)
             table.say(self.view.describe_chance(state, action, self.name))
+            if by_bot:
+                table.say(f"The card is secret: {KEPT}.")
             self.confirm(action)
+
+    # --- bot seats ---------------------------------------------------------------------
+    def bot_to_act(self) -> int | None:
+        """The player whose bot is to decide now, if the one to act is a bot."""
+        player = self.state.current_player()
+        if player is None or player < 0 or player not in self.bots or self.state.is_over():
+            return None
+        return player
+
+    def bot_draws(self, state: State) -> bool:
+        """A draw that only a bot may see (a card into its hand): the app makes it, as it
+        keeps the rest of the bot's secrets; nobody at the table sees the card. A draw a bot
+        turns over in the open is entered as anyone's would be."""
+        if state.current_player() != CHANCE or state.is_over() or not self.bots:
+            return False
+        actor = self.view.chance_actor(state)
+        if actor is None or actor not in self.bots:
+            return False
+        trial = state.clone()
+        action = trial.chance_outcomes()[0][0]
+        trial.apply(action)
+        return self.view.public_text(trial, action) != action.text
+
+    def bot_move(self) -> Action:
+        """The move of the bot to act, chosen once per position (and the same again after
+        a resume or an undo: its randomness comes from the game's seed)."""
+        player = self.bot_to_act()
+        assert player is not None
+        at = len(self.state.history)
+        if self.proposal is None or self.proposal[0] != at:
+            self.proposal = (at, decide(self.bots[player], self.state, player))
+        return self.proposal[1]
+
+    def bot_shown(self) -> str:
+        """The bot's move as the whole table may read it (a secret in it masked)."""
+        action = self.bot_move()
+        after = self.state.clone()
+        after.apply(action)
+        return self.view.public_text(after, action)
+
+    def bot_line(self) -> str:
+        """What the bot to act does, as the table may read it, and how to carry it out."""
+        player = self.bot_to_act()
+        assert player is not None
+        action = self.bot_move()
+        shown = self.bot_shown()
+        kept = f" ({KEPT})" if shown != action.text else ""
+        return (
+            f"{self.name(player)[:1].upper()}{self.name(player)[1:]} plays {shown!r}{kept}: "
+            "do it on the board as the lights show, then press select at any seat."
+        )
+
+    def propose(self) -> None:
+        """The bot's move on the lights (its seat's preview, as a cursor would show it)
+        and in words; one select at any seat confirms it."""
+        player = self.bot_to_act()
+        assert player is not None
+        self.menus[self.players[player]] = Menu([self.bot_move()])
+        self.table.say(self.bot_line())
+
+    def on_bot_turn(self, seat: str, command: str) -> None:
+        """A press while a bot's move waits: select confirms it; anything else says it
+        again (nobody chooses for a bot)."""
+        if command == "select":
+            self.confirm(self.bot_move())
+        else:
+            self.table.say(self.bot_line())
 
     def show_scoring(self, events: list[Event]) -> None:
         self.table.renderer.show_scoring(self.view.scoring_steps(self.state, events, self.ctx))

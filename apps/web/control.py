@@ -34,6 +34,8 @@ COMMANDS = {
     "select": "select the word under the cursor",
     "back": "up one level of the menu",
     "join": "join (or leave) the game being seated",
+    "bot": "seat a bot at a free seat, or free a bot's seat (`index`: the seat's place "
+    "in the table's seat order)",
     "start": "start the game with the seats that joined",
     "undo": "the table's undo",
     "pause": "pause, or resume a paused game",
@@ -84,6 +86,15 @@ def perform(table: Appliance, cmd: Command) -> tuple[int, dict[str, Any]]:
         return _table_command(app, cmd.name, now)
     if cmd.seat not in app.seats:
         return refused(f"seat {cmd.seat!r} is not at this table", 400)
+    if cmd.name == "bot":
+        if app.mode != "seating":
+            return refused("nobody is being seated now")
+        order = app.seat_order
+        if cmd.index is None or not 0 <= cmd.index < len(order):
+            return refused(f"`index` must be a seat's place, 0-{len(order) - 1}", 400)
+        why = app.lobby.toggle_bot(order[cmd.index])
+        app.dirty = True
+        return refused(why[:1].upper() + why[1:]) if why else (200, {"ok": True})
     if cmd.name == "join":
         if app.mode != "seating":
             return refused("nobody is being seated now")
@@ -135,6 +146,8 @@ def _cursor(app: TableApp, seat: str, index: int | None) -> tuple[int, dict[str,
         return refused("there is nothing to choose now")
     if session.held:
         return refused("the table is about to draw: press select first")
+    if session.bot_to_act() is not None:  # the bot's move is the one choice
+        return None if index == 0 else refused("a bot's move has one choice: index 0", 400)
     key = seat
     waiting = session.waiting_seat()
     if waiting is None and state.current_player() == CHANCE:

@@ -118,10 +118,13 @@ def _number(key: str, label: str, help: str) -> Setting:
 def _options(players: int) -> list[Setting]:
     """One setting per option name of every game (`first` is Strozzi's and Strada
     Romana's); its choices are every value some game allows, a seat option's only the
-    seats this table has (`players`)."""
+    seats this table has (`players`). Not the option of the seats whose secrets the app
+    keeps (`Game.kept_secrets`): the table sets that one for its bots."""
     by_name: dict[str, list[tuple[str, Option]]] = {}
     for g in engine.games():
         for option in engine.get(g).options:
+            if option.name == engine.get(g).kept_secrets:
+                continue  # the table sets it for its bot seats
             by_name.setdefault(option.name, []).append((g, option))
     out = []
     for name, owners in by_name.items():

@@ -113,6 +113,7 @@ class Snapshots:
             self.sentences.said,
             app.choice,
             tuple(app.seating.joined),
+            tuple(app.seating.bots),
             tuple(sorted(app.names.items())),  # a reload renames seats (apps.web.settings)
             tuple((s, m.prefix, m.index) for s, m in app.menus.items()),
             json.dumps(extra, sort_keys=True),
@@ -175,7 +176,10 @@ def build(
         public["prompt"] = {
             "idle": "Press menu at the table (or New game here) to choose a game.",
             "choosing": "Choose a game: next and previous go through them, select chooses.",
-            "seating": "Seating: select at a seat joins; menu at the table starts.",
+            "seating": (
+                "Seating: select at a seat joins, next at a free seat seats a bot; "
+                "menu at the table starts."
+            ),
         }.get(app.mode, app.mode)
         if app.mode == "choosing":
             public["menu"] = {
@@ -187,6 +191,8 @@ def build(
             }
         if app.mode == "seating":
             public["joined"] = list(app.seating.joined)
+            public["bots"] = list(app.seating.bots)
+            public["seat_order"] = list(app.seat_order)
         return public, private, players
     obs = state.observe()
     infos = seat_infos(app)
@@ -218,7 +224,18 @@ def build(
             "colour_name": colour_name(app, waiting),
         }
     menu_seat = waiting
-    if (
+    if session.bot_to_act() is not None and app.mode in ("playing", "setup"):
+        # a bot's move: any paired phone confirms it once it is done on the board
+        public["menu"] = {
+            "seat": "*",
+            "prefix": [],
+            "options": [session.bot_shown()],
+            "index": 0,
+            "can_back": False,
+            "kind": "bot",
+        }
+        menu_seat = None
+    elif (
         menu_seat is None
         and state.current_player() == CHANCE
         and not app.chance.automatic

@@ -27,6 +27,8 @@ def make_table(tmp_path: Path) -> Iterator:
         options: dict[str, object] | None = None,
         names: tuple[str, ...] = (),
         component_check: bool = False,
+        bots: int = 0,
+        bot: str = "ismcts",
     ) -> tuple[Appliance, ManualClock, ButtonBot]:
         config = demo_config(
             game,
@@ -38,6 +40,8 @@ def make_table(tmp_path: Path) -> Iterator:
             options=options,
             names=names,
             component_check=component_check,
+            bots=bots,
+            bot=bot,
         )
         clock = ManualClock()
         table = Appliance(config, clock=clock, button_thread=False, say=said.append)

@@ -135,7 +135,7 @@ function renderChoices(pub, you, priv) {
   const box = $("choices");
   box.hidden = !menu;
   if (!menu) return;
-  text($("choices-title"), menu.kind === "lobby" ? "Choose a game" : (menu.seat === "*" ? "Enter what came up" : "Your choice"));
+  text($("choices-title"), menu.kind === "lobby" ? "Choose a game" : (menu.kind === "bot" ? "Confirm the bot's move once it is done on the board" : menu.seat === "*" ? "Enter what came up" : "Your choice"));
   text($("path"), menu.prefix.length ? menu.prefix.join(" ") + " …" : "");
   const options = $("options");
   options.replaceChildren(...menu.options.map((word, i) => {
@@ -178,7 +178,25 @@ function renderControls(pub, you) {
   $("join").hidden = pub.mode !== "seating";
   text($("join"), pub.joined && pub.joined.includes(you.seat) ? "Leave" : "Join");
   $("start").hidden = !(pub.mode === "seating" || pub.mode === "idle");
+  renderBots(pub);
   $("new").hidden = !inGame;
+}
+
+// a bot at any free seat, or off again: the seats a person has not joined
+function renderBots(pub) {
+  const row = $("bots");
+  row.hidden = pub.mode !== "seating" || !pub.seat_order;
+  if (row.hidden) { row.replaceChildren(); return; }
+  const bots = pub.bots || [];
+  row.replaceChildren(...pub.seat_order.map((seat, index) => {
+    if ((pub.joined || []).includes(seat) && !bots.includes(seat)) return null;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.seat = seat;
+    text(b, bots.includes(seat) ? "No bot at seat " + seat : "Bot at seat " + seat);
+    b.addEventListener("click", () => command("bot", { index: index }));
+    return b;
+  }).filter((b) => b));
 }
 
 function renderScores(pub) {

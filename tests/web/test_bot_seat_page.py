@@ -1,0 +1,70 @@
+"""A bot seated from the phone page and its move confirmed there, in a real Chromium
+against a running `tavola run` (the table mocked as in tests/web/appliance.py).
+
+What a person does: while seats are taken, tap "Bot at seat 2"; join, start; when it is
+the bot's turn the page says to confirm the bot's move once it is done on the board, and
+one tap on it confirms it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from .appliance import appliance
+from .test_browser import open_page
+from .test_settings_page import pair_page
+
+
+def test_a_bot_is_seated_and_its_move_confirmed_from_the_phone(
+    chromium: Any, tmp_path: Path
+) -> None:
+    with appliance(tmp_path) as table:
+        table.wait(lambda v: v["public"]["mode"] == "seating")
+        page = open_page(chromium, table)
+        pair_page(page, table, "1")
+        bots = page.locator("#bots")
+        expect(bots.get_by_role("button", name="Bot at seat 2")).to_be_visible()
+        bots.get_by_role("button", name="Bot at seat 2").click()
+        expect(bots.get_by_role("button", name="No bot at seat 2")).to_be_visible()
+        view = table.wait(lambda v: v["public"].get("bots") == ["2"])
+        assert view["public"]["joined"] == ["2"]
+        assert "A bot (ismcts) joined at seat 2 as" in table.log_text()
+        page.get_by_role("button", name="Join").click()
+        table.wait(lambda v: v["public"].get("joined") == ["2", "1"])
+        # a person at seat 1 never sees a bot button for itself once joined
+        expect(bots.get_by_role("button", name="Bot at seat 1")).to_have_count(0)
+        table.press("3")
+        table.wait(lambda v: v["public"].get("joined") == ["2", "1", "3"])
+        page.get_by_role("button", name="Start").click()
+        view = table.wait(lambda v: v["public"]["mode"] == "setup")
+        table.press("1")  # the board is laid out
+        # seat 1 (the first person to join) acts first; the bot at seat 2 next
+        for _ in range(200):
+            view = table.wait(lambda v: v["public"]["mode"] == "playing")
+            menu = view["public"]["menu"]
+            if not menu:  # a draw held for the next press: any seat's press draws it
+                table.press("3")
+                table.wait(lambda v, b=view["public"]["version"]: v["public"]["version"] != b)
+                continue
+            if menu["kind"] == "bot":
+                break
+            assert menu["seat"] == "1", menu
+            expect(page.locator("#choices")).to_be_visible()
+            before = view["public"]["version"]
+            page.locator("#confirm").click()  # seat 1 chooses where its cursor is
+            table.wait(lambda v, b=before: v["public"]["version"] != b)
+        else:
+            raise AssertionError("the bot never came to act")
+        expect(page.locator("#choices-title")).to_have_text(
+            "Confirm the bot's move once it is done on the board"
+        )
+        move = menu["options"][0]
+        option = page.locator("#options").get_by_role("option", name=move)
+        expect(option).to_be_visible()
+        before = view["public"]["board"]
+        option.click()  # the one choice, under the cursor: chosen
+        table.wait(lambda v: v["public"]["board"] != before)
+        assert f"seat 2 (bot): {move}" in table.log_text()
