@@ -509,11 +509,13 @@ class Screen:
                 {
                     "idle": "press menu to choose a game",
                     "choosing": "choose a game",
-                    "seating": "seating: select at a seat joins",
+                    "seating": "seating: select at a seat joins, next seats a bot",
                 }.get(app.mode, app.mode)
             )
             joined = app.seating.joined if app.mode == "seating" else []
-            line2 = "joined: " + (", ".join(joined) if joined else "nobody yet")
+            bots = app.seating.bots
+            shown = [f"{s} (bot)" if s in bots else s for s in joined]
+            line2 = "joined: " + (", ".join(shown) if shown else "nobody yet")
             return [" | ".join(head), line2]
         obs = state.observe()
         if obs.round:  # Florence is in round 0 until the first round starts
@@ -528,7 +530,11 @@ class Screen:
         elif state.current_player() == CHANCE:
             head.append("a draw is due")
         menu_line = obs.prompt
-        if seat is not None and app.mode in ("playing", "setup") and not state.is_over():
+        session = app.session
+        bot = session.bot_to_act() if session is not None else None
+        if bot is not None and app.mode in ("playing", "setup"):
+            menu_line = f"{session.name(bot)} plays {session.bot_shown()}: select at any seat"
+        elif seat is not None and app.mode in ("playing", "setup") and not state.is_over():
             menu = app.menus.get(seat)
             if menu is None:
                 from .menu import Menu

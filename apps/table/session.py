@@ -443,7 +443,7 @@ class Session:
         kept = f" ({KEPT})" if shown != action.text else ""
         return (
             f"{self.name(player)[:1].upper()}{self.name(player)[1:]} plays {shown!r}{kept}: "
-            "do it on the board as the lights show, then press select at any seat."
+            "do it as the lights show, then select at any seat."
         )
 
     def propose(self) -> None:

@@ -85,7 +85,7 @@ def test_two_people_and_a_bot_play_strozzi_to_the_end_at_the_mocked_table(make_t
     assert any(t["preview"] for t in turns)  # the board shows where the bot's piece goes
     lines = [line for line in said if line.startswith("Seat 3 (bot) plays ")]
     assert len(lines) >= len(turns)
-    assert all("press select at any seat" in line for line in lines)
+    assert all(line.endswith("then select at any seat.") for line in lines)
     assert "Strozzi for 3: seats 1 green, 2 blue, 3 red (bot)." in " ".join(said)
     # the journal keeps who was a bot, and the bot's moves are what it decides
     record = Journal(make_table.journal).load(session.game_id)

@@ -350,6 +350,40 @@ def test_sim_says_the_players_names(tmp_path: Path) -> None:
         assert term.close() == 0
 
 
+def test_sim_seats_bots_and_says_their_moves(tmp_path: Path) -> None:
+    """`sim --bots 1` seats a bot at the last seat; a seat's next key seats another; the
+    bot's move is said on the screen and one select key confirms it."""
+    term = sim("strozzi", "--seats", "3", "--seed", "4", "--bots", "1", "--names", "")
+    try:
+        screen = term.wait_for("joined: 3 (bot)")
+        assert "next seats a bot" in screen
+        term.keys("d")  # seat 2's next: a bot sits there
+        term.wait_for("joined: 3 (bot), 2 (bot)")
+        term.keys("d")  # and leaves
+        term.wait_for("The bot left seat 2; it is free.")
+        term.keys("ws")  # seats 1 and 2 join
+        term.wait_for("joined: 3 (bot), 1, 2")
+        term.keys("m")
+        screen = term.wait_for("3 red (bot)")
+        term.keys("w")  # the board is laid out
+        for _ in range(60):  # people play at seat 1 and 2 until the bot is to act
+            screen = term.settle()
+            if "Seat 3 (bot) plays" in screen:
+                break
+            term.keys(
+                "w"
+                if "Seat 1 (" in screen.splitlines()[0] or "| seat 1 (" in screen.splitlines()[0]
+                else "s"
+            )
+        assert "Seat 3 (bot) plays" in screen
+        assert "then select at any seat." in screen
+        assert screen.splitlines()[1].startswith("seat 3 (bot) plays ")  # the status line
+        term.keys("w")  # seat 1's select confirms the bot's move
+        assert "seat 3 (bot): " in term.wait_for("seat 3 (bot): ")
+    finally:
+        assert term.close() == 0
+
+
 def test_names_typed_at_seating_are_checked_and_said(tmp_path: Path) -> None:
     """Without --names, `sim` asks each seat's name before seating: a name another seat has
     (or 'seat N' of another seat) is refused in words and typed again, a name stops at the
