@@ -7,7 +7,7 @@ all its randomness from the `rng` it is given, so a decision is reproducible.
 docs/bots.md says what each one does and what is not built yet.
 """
 
-from .base import Bot, RandomBot, outcome, play_game
+from .base import Bot, RandomBot, Trail, outcome, play_game
 from .greedy import EVALUATIONS, GreedyBot, evaluate
 from .ismcts import Budget, IsmctsBot, SearchStats
 
@@ -19,6 +19,7 @@ __all__ = [
     "IsmctsBot",
     "RandomBot",
     "SearchStats",
+    "Trail",
     "evaluate",
     "outcome",
     "play_game",
