@@ -90,8 +90,8 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(self, *, repeats: bool = False) -> None:
+        # repeats=True: no trail, so the bot may play a loop again (engine.bots.Trail)
         self.trail = None if repeats else Trail()
-        """None: the bot may go back to a position (`Trail`)."""
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         legal = state.legal_actions() if self.trail is None else self.trail.fresh(state, seat)
