@@ -93,7 +93,7 @@ def match(name: str, players: int, opponent: type[Bot], games: int) -> str:
         f"{games} games{f', {stopped} stopped at the bound' if stopped else ''}); decision "
         f"p50 {percentile(timed.seconds, 0.5) * 1e3:.0f} ms, p95 "
         f"{percentile(timed.seconds, 0.95) * 1e3:.0f} ms; {per_decision:.0f} playouts/decision"
-        f", {capped:.1%} capped"
+        f", {stats.capped} of {stats.iterations} playouts capped ({capped:.1%})"
     )
 
 

@@ -30,6 +30,64 @@ class RandomBot:
         return legal[rng.randrange(len(legal))]
 
 
+class Trail:
+    """The positions one game has been in, as the seat a bot plays sees them, and what
+    the bot did in each, so it does not repeat itself (Strada Romana's jam: "Special
+    Moves can be performed ... as many times as wished", so wagons can be shuffled
+    sideways and back for ever).
+
+    A position is the seat's observation (`state.observe(seat)`, in words: `repr`), so
+    the trail knows nothing the seat may not: it never looks at where an action leads,
+    which could depend on another seat's secret. Back in a position, the bot chooses
+    among the actions it has taken there least often, so a loop is never played the
+    same way twice and, once every way has been tried, the bot turns to what changes
+    the game (a tile, a pass). A key holds every piece, coin and point, so a position
+    after an irreversible change never matches one before it. A bot object plays one
+    game at a time: a state with a shorter history than the last one noted starts a new
+    game, and a new trail."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, dict[str, int]] = {}
+        self.length = -1
+        self._here: dict[str, int] = {}
+
+    def fresh(self, state: State, seat: int) -> tuple[Action, ...]:
+        """The legal actions `seat` has taken least often in this position (all of them
+        in a position it has not been in)."""
+        if len(state.history) < self.length:
+            self.seen.clear()
+        self.length = len(state.history)
+        here = self._here = self.seen.setdefault(repr(state.observe(seat)), {})
+        legal = state.legal_actions()
+        if not here or len(legal) == 1:
+            return legal
+        times = [here.get(a.text, 0) for a in legal]
+        least = min(times)
+        return tuple(a for a, n in zip(legal, times, strict=True) if n == least)
+
+    @classmethod
+    def of_game(cls, state: State, seat: int) -> Trail:
+        """The trail of `seat` in `state`'s game so far, rebuilt from its history: what a
+        bot kept would have noted, whatever the bot object saw before (a table's bot after
+        a restart or an undo decides as it would have)."""
+        trail = cls()
+        replay = state.game.new_state(
+            state.players, seed=state.seed, options=state.options, data=state.data
+        )
+        for action in state.history:
+            if action.player == seat:
+                here = trail.seen.setdefault(repr(replay.observe(seat)), {})
+                here[action.text] = here.get(action.text, 0) + 1
+            replay.apply(action)
+        trail.length = len(state.history)
+        return trail
+
+    def chosen(self, state: State, seat: int, action: Action) -> Action:
+        """Note that `action` was taken in the position of the last `fresh`; returns it."""
+        self._here[action.text] = self._here.get(action.text, 0) + 1
+        return action
+
+
 def outcome(state: State) -> list[float]:
     """Each seat's share of the win: 1 for a sole winner, 1/k for a win shared by k, 0 for
     the others (a solo game's automa included). A game stopped at a bound is judged by its

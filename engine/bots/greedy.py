@@ -25,6 +25,8 @@ from collections.abc import Callable
 
 from engine.core import Action, Observation, State
 
+from .base import Trail
+
 Evaluation = Callable[[Observation, int], list[float]]
 """Observation of a seat, that seat -> a standing per seat (the seat's own from its
 secrets, the others' from what is public)."""
@@ -87,8 +89,18 @@ class GreedyBot:
 
     name = "greedy"
 
+    def __init__(self, *, repeats: bool = False) -> None:
+        # repeats=True: no trail, so the bot may play a loop again (engine.bots.Trail)
+        self.trail = None if repeats else Trail()
+
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
-        legal = state.legal_actions()
+        legal = state.legal_actions() if self.trail is None else self.trail.fresh(state, seat)
+        action = self._best(state, seat, rng, legal)
+        return action if self.trail is None else self.trail.chosen(state, seat, action)
+
+    def _best(
+        self, state: State, seat: int, rng: random.Random, legal: tuple[Action, ...]
+    ) -> Action:
         if len(legal) == 1:
             return legal[0]
         world = state.game.determinize(state, seat, rng)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from engine.core import CHANCE, Action, State, draw_chance, fast_play_out
 
-from .base import outcome
+from .base import Trail, outcome
 
 EXPLORATION = 0.7
 """UCB1's exploration constant for rewards in [0, 1] (sqrt(2)/2, a common choice)."""
@@ -81,25 +81,40 @@ class IsmctsBot:
     exploration: float = EXPLORATION
     stats: SearchStats = field(default_factory=SearchStats)
     name: str = "ismcts"
+    repeats: bool = False
+    """False: the bot does not go back to a position the game has been in (`Trail`)."""
+    trail: Trail = field(default_factory=Trail)
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
-        legal = state.legal_actions()
         self.stats.decisions += 1
+        if self.repeats:
+            return self._search(state, seat, rng, state.legal_actions())
+        legal = self.trail.fresh(state, seat)
+        return self.trail.chosen(state, seat, self._search(state, seat, rng, legal))
+
+    def _search(
+        self, state: State, seat: int, rng: random.Random, legal: tuple[Action, ...]
+    ) -> Action:
+        """The most visited of `legal` (the root's actions: a search never tries one
+        the trail refused)."""
         if len(legal) == 1:
             return legal[0]
+        allowed = frozenset(a.text for a in legal)
         root = _Node(seat)
         budget = self.budget
         clock = budget.clock if budget.seconds is not None else None
         start = clock() if clock is not None else 0.0
         for _ in range(budget.playouts):
-            self._iterate(state, seat, root, rng)
+            self._iterate(state, seat, root, rng, allowed)
             self.stats.iterations += 1
             if clock is not None and clock() - start >= budget.seconds:  # type: ignore[operator]
                 break
         visits = [root.children[a.text].visits if a.text in root.children else -1 for a in legal]
         return legal[visits.index(max(visits))]
 
-    def _iterate(self, state: State, seat: int, root: _Node, rng: random.Random) -> None:
+    def _iterate(
+        self, state: State, seat: int, root: _Node, rng: random.Random, allowed: frozenset[str]
+    ) -> None:
         world = state.game.determinize(state, seat, rng)
         node = root
         path = [root]
@@ -114,7 +129,10 @@ class IsmctsBot:
                 if child is None:
                     child = node.children[action.text] = _Node(CHANCE)
             else:
-                action, child, expanded = self._select(world.legal_actions(), node, player, rng)
+                legal = world.legal_actions()
+                if node is root:
+                    legal = tuple(a for a in legal if a.text in allowed) or legal
+                action, child, expanded = self._select(legal, node, player, rng)
             world.apply(action)
             steps += 1
             node = child

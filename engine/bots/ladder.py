@@ -6,7 +6,7 @@ import random
 
 from engine.core import Action, State, derive
 
-from .base import Bot, RandomBot
+from .base import Bot, RandomBot, Trail
 from .greedy import GreedyBot
 from .ismcts import Budget, IsmctsBot
 
@@ -36,5 +36,9 @@ def decision_rng(state: State, seat: int) -> random.Random:
 
 
 def decide(bot: Bot, state: State, seat: int) -> Action:
-    """`bot`'s move for `seat` in `state` (its turn), reproducibly."""
+    """`bot`'s move for `seat` in `state` (its turn), reproducibly: a function of the
+    game so far, so a bot that keeps a trail (engine.bots.Trail) is given the one its
+    game's history makes, not what it noted itself (an undone move, a restart)."""
+    if getattr(bot, "trail", None) is not None:
+        bot.trail = Trail.of_game(state, seat)  # type: ignore[attr-defined]
     return bot.choose(state, seat, decision_rng(state, seat))

@@ -1,6 +1,6 @@
 """The engine contract shared by every game (see docs/engine.md)."""
 
-from .action import CHANCE, Action, Event, normalise
+from .action import CHANCE, QUIET, Action, Event, normalise
 from .data import DataError, GameData, Group, load_game_data, value_problem
 from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
@@ -36,6 +36,7 @@ __all__ = [
     "MAPPING",
     "OPTIONAL",
     "PLAYOUT_LIMIT",
+    "QUIET",
     "SCALAR",
     "SCALARS",
     "TUPLES",

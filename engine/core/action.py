@@ -45,6 +45,31 @@ class Event:
         return self.data[key]
 
 
+class _Unheard(list):  # type: ignore[type-arg]
+    """An event list that keeps nothing: see `QUIET`."""
+
+    __slots__ = ()
+
+    def append(self, event: Any) -> None:
+        pass
+
+    def extend(self, events: Any) -> None:
+        pass
+
+    def insert(self, index: Any, event: Any) -> None:
+        pass
+
+    def __iadd__(self, events: Any) -> _Unheard:
+        return self
+
+
+QUIET: list[Event] = _Unheard()
+"""The events of an action nobody reads (a search's playout): a rule given it as its
+event list may skip building its events (`if events is not QUIET: events.append(...)`),
+and any it still appends are dropped. A rule never reads back the events it made, so
+the state it leaves is the same either way (tests/engine/test_fast_playout.py)."""
+
+
 def normalise(text: str) -> str:
     """Fold case and white space so that typed input matches the notation."""
     return " ".join(text.lower().split())

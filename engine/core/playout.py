@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import accumulate, repeat
+from operator import truediv
 
 from .action import CHANCE, Action
 from .rng import random_action
@@ -41,23 +43,45 @@ def play_out(
 def fast_play_out(state: State, rng: random.Random, *, limit: int = PLAYOUT_LIMIT) -> bool:
     """`play_out` with the random policy, for search: the same games (the same rng draws,
     so the same actions and scores, `tests/engine/test_fast_playout.py`) without what a
-    playout does not need: no `Action` objects, no legality re-check of an action taken
-    from the legal texts, no cached tuple of legal actions. The history is still kept.
-    A game's rules still build their events (they are discarded)."""
-    apply = state._apply
-    history = state.history
+    playout does not need: no new `Action` objects (each is made once, `_action`), no
+    legality re-check of an action taken from the legal texts, no cached tuple of legal
+    actions, no events where the game can skip them (`State._apply_quietly`), and a
+    chance draw's cumulative weights summed in C. The history is kept."""
+    apply, legal_texts, current = state._apply_quietly, state._legal_texts, state.current_player
+    randrange, choices = rng.randrange, rng.choices
+    append, actions = state.history.append, _ACTIONS
     for _ in range(limit):
-        player = state.current_player()
+        player = current()
         if player is None:
             return True
-        texts = state._legal_texts()
+        texts = legal_texts()
         if player == CHANCE:
             weights = state.chance_weights() or [1.0] * len(texts)
+            # draw_chance's draw exactly: the weights over their float total, accumulated
             total = float(sum(weights))
-            text = rng.choices(texts, [w / total for w in weights])[0]
+            text = choices(
+                texts, cum_weights=list(accumulate(map(truediv, weights, repeat(total))))
+            )[0]
         else:
-            text = texts[rng.randrange(len(texts))]
+            text = texts[randrange(len(texts))]
         state._legal = None
         apply(text)
-        history.append(Action(player, text))
+        action = actions.get((player, text))
+        append(action if action is not None else _action(player, text))
     return state.is_over()
+
+
+_ACTIONS: dict[tuple[int, str], Action] = {}
+"""Actions made by `fast_play_out`, shared: an `Action` is immutable, and making one costs
+as much as a small rule's effect. Bounded by `_ACTIONS_KEPT`."""
+_ACTIONS_KEPT = 100_000
+
+
+def _action(player: int, text: str) -> Action:
+    key = (player, text)
+    action = _ACTIONS.get(key)
+    if action is None:
+        if len(_ACTIONS) >= _ACTIONS_KEPT:
+            _ACTIONS.clear()
+        action = _ACTIONS[key] = Action(player, text)
+    return action

@@ -35,11 +35,15 @@ offered, where a menu lists them otherwise than the rulebook's headings.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from .action import Event
+
+DISPATCH_KEPT = 50_000
+"""(phase, text) pairs whose owning rule `Rulebook.apply` remembers (a game's notation
+in one phase is a few thousand texts at most)."""
 
 
 class _Phased(Protocol):
@@ -108,6 +112,8 @@ class Rulebook(Generic[S]):
         self._forms = forms
         self._compound = frozenset(head for by_verb in forms.values() for head in by_verb)
         self._in_phase = {phase: tuple(rules) for phase, rules in in_phase.items()}
+        self._listers = {phase: self._lister(rules) for phase, rules in self._in_phase.items()}
+        self._dispatch: dict[tuple[str, str], tuple[Rule[S] | None, str, str]] = {}
         self.verbs = tuple(verbs)
         self._verbs = frozenset(verbs)
 
@@ -150,18 +156,34 @@ class Rulebook(Generic[S]):
 
     def texts(self, state: S) -> Sequence[str]:
         """Every legal text in the state's phase, rule by rule in the rulebook's order."""
-        rules = self._in_phase.get(state.phase, ())
+        lister = self._listers.get(state.phase)
+        return [] if lister is None else lister(state)
+
+    @staticmethod
+    def _lister(rules: tuple[Rule[S], ...]) -> Callable[[S], Sequence[str]]:
+        """The legal texts of a phase whose `rules` play in it: one rule's own, or theirs
+        joined in order (looked up once, as `texts` is asked at every action)."""
         if len(rules) == 1:
-            return rules[0].texts(state)
-        out: list[str] = []
-        for rule in rules:
-            out += rule.texts(state)
-        return out
+            return rules[0].texts
+
+        def joined(state: S) -> Sequence[str]:
+            out: list[str] = []
+            for rule in rules:
+                out += rule.texts(state)
+            return out
+
+        return joined
 
     def apply(self, state: S, text: str, events: list[Event] | None = None) -> list[Event]:
         """Carry out a legal action: the rule owning its verb in this phase does it. Its
         events are appended to `events` (a new list if None), which is returned."""
-        rule, verb, arg = self._owner_of(state.phase, text)
+        key = (state.phase, text)
+        owned = self._dispatch.get(key)
+        if owned is None:  # each (phase, text) is parsed once: a search applies it again
+            if len(self._dispatch) >= DISPATCH_KEPT:
+                self._dispatch.clear()
+            owned = self._dispatch[key] = self._owner_of(*key)
+        rule, verb, arg = owned
         assert rule is not None, f"no rule plays {text!r} in phase {state.phase}"
         if events is None:
             events = []

@@ -314,6 +314,12 @@ class State(ABC):
     def _apply(self, text: str) -> list[Event]:
         """Carry out a legal action. Never raises for an action from `_legal_texts`."""
 
+    def _apply_quietly(self, text: str) -> None:
+        """`_apply` for a search's playout, whose events nobody reads: a game whose rules
+        skip building them (`engine.core.QUIET`) overrides it; by default they are built
+        and dropped."""
+        self._apply(text)
+
     @abstractmethod
     def scores(self) -> list[int]:
         """Points (or money) per seat; final once `is_over()`."""

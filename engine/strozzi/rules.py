@@ -21,6 +21,7 @@ from engine.core import (
     CHANCE,
     LISTS,
     MAPPING,
+    QUIET,
     SCALAR,
     SCALARS,
     CardFaces,
@@ -117,6 +118,14 @@ class PortEntry(NamedTuple):
     flag: str
 
 
+class DeckLeft(NamedTuple):
+    """The ship faces still in a round's deck (`CourseOfTheGame.deck_left`): the draw
+    texts in the deck's order and the cards left showing each (the chance weights)."""
+
+    texts: tuple[str, ...]
+    counts: tuple[float, ...]
+
+
 class Payout(NamedTuple):
     """Money paid out at a scoring: public, though the totals are not. `where` is the
     city for ships, markers and bonus spaces, the category for progress tokens."""
@@ -165,6 +174,8 @@ class Rules:
     token_counts: Mapping[str, int]
     tokens: Mapping[str, Token]
     draw_texts: Mapping[str, str]
+    port_texts: tuple[str, ...]
+    flag_texts: Mapping[str, str]
 
     @classmethod
     def from_data(cls, data: GameData) -> Rules:
@@ -207,6 +218,8 @@ class Rules:
             token_counts=MappingProxyType(counts),
             tokens=MappingProxyType(tokens),
             draw_texts=MappingProxyType({f: f"draw {f}" for f in faces}),
+            port_texts=tuple(f"port {port}" for port in ports),
+            flag_texts=MappingProxyType({f: f"flag {f}" for f in data["flags"]["kinds"]}),
         )
 
     def deck_size(self, players: int) -> int:
@@ -468,7 +481,8 @@ class Setup(Rule["StrozziState"]):
     def turn_up(state: StrozziState, token: str, events: list[Event]) -> None:
         state.pile[token] -= 1
         state.face_up.append(token)
-        events.append(Event("token_revealed", {"token": token}))
+        if events is not QUIET:
+            events.append(Event("token_revealed", {"token": token}))
 
 
 class CourseOfTheGame(Rule["StrozziState"]):
@@ -483,26 +497,57 @@ class CourseOfTheGame(Rule["StrozziState"]):
         r = state.rules
         if state.any_face:
             return r.every_draw
-        seen = state.seen
-        return [t for f, t in r.draw_texts.items() if seen.get(f, 0) < r.copies[f]]
+        return self.deck_left(state)[0]
 
     def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
         state.seen[arg] = state.seen.get(arg, 0) + 1
+        self.turned_over(state, arg)
         state.drawn += 1
         state.ship = arg
-        sails = state.rules.ship(arg).sails
-        events.append(Event("ship_drawn", {"ship": arg, "sails": sails, "player": state.active}))
+        if events is not QUIET:
+            sails = state.rules.ship(arg).sails
+            events.append(
+                Event("ship_drawn", {"ship": arg, "sails": sails, "player": state.active})
+            )
         FLOW.fire(state, "ship_drawn")
 
     @staticmethod
-    def weights(state: StrozziState) -> list[float]:
+    def weights(state: StrozziState) -> Sequence[float]:
         """'turns over the first card from the top of the ship deck': each face as likely as
         the cards left this round that show it (0 for a face the deck lacks)."""
         r, seen = state.rules, state.seen
         faces = r.every_face
         if state.any_face:
             return [float(max(r.copies.get(f, 0) - seen.get(f, 0), 0)) for f in faces]
-        return [float(n - seen.get(f, 0)) for f, n in r.copies.items() if seen.get(f, 0) < n]
+        return CourseOfTheGame.deck_left(state).counts
+
+    @staticmethod
+    def deck_left(state: StrozziState) -> DeckLeft:
+        """The faces still in the round's deck, as draw texts in the deck's order, and the
+        cards left showing each. Derived from `seen` and kept by the draws themselves
+        (`turned_over`): the longest list of the game, which, rebuilt at every draw, was a
+        third of a random game's time."""
+        left = state.deck_cache
+        if left is None:
+            r, seen = state.rules, state.seen
+            kept = [(t, float(r.copies[f] - seen.get(f, 0))) for f, t in r.draw_texts.items()]
+            kept = [(t, n) for t, n in kept if n > 0]
+            left = state.deck_cache = DeckLeft(tuple(t for t, _ in kept), tuple(n for _, n in kept))
+        return left
+
+    @staticmethod
+    def turned_over(state: StrozziState, face: str) -> None:
+        """One card showing `face` left the deck: the cached `deck_left` follows."""
+        left = state.deck_cache
+        if left is None or state.any_face:
+            return
+        texts, counts = left
+        i = texts.index(state.rules.draw_texts[face])
+        n = counts[i] - 1.0
+        if n > 0:
+            state.deck_cache = DeckLeft(texts, (*counts[:i], n, *counts[i + 1 :]))
+        else:
+            state.deck_cache = DeckLeft(texts[:i] + texts[i + 1 :], counts[:i] + counts[i + 1 :])
 
     def refuse(self, state: StrozziState, verb: str, arg: str) -> str | None:
         r = state.rules
@@ -547,13 +592,15 @@ class AcquiringTheShips(Rule["StrozziState"]):
     def texts(self, state: StrozziState) -> Sequence[str]:
         if state.phase == "pirates":
             return ["flag pirate", "pass"]
-        return [f"flag {f}" for f in state.flags[state.active]]
+        texts = state.rules.flag_texts
+        return [texts[f] for f in state.flags[state.active]]
 
     def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
         if verb == "flag":
             self.place_flag(state, arg, events)
             return
-        events.append(Event("passed", {"player": state.decider}))
+        if events is not QUIET:
+            events.append(Event("passed", {"player": state.decider}))
         last = (state.active - 1) % state.players
         nxt = state.first_with(state.seats_after(state.decider, last), PIRATE)
         if nxt < 0:
@@ -575,9 +622,10 @@ class AcquiringTheShips(Rule["StrozziState"]):
         """A flag on the ship in play, by the active player or (Rejected Ships) another."""
         seat = state.current_player()
         assert seat is not None and seat >= 0
-        events.append(Event("flag_placed", {"player": seat, "flag": flag}))
+        if events is not QUIET:
+            events.append(Event("flag_placed", {"player": seat, "flag": flag}))
         if flag == PIRATE:
-            if state.phase == "pirates" and state.flagger >= 0:
+            if state.phase == "pirates" and state.flagger >= 0 and events is not QUIET:
                 events.append(Event("flag_returned", {"player": state.flagger, "flag": state.flag}))
             self.take(state, seat, PIRATE, events)
             return
@@ -595,7 +643,8 @@ class AcquiringTheShips(Rule["StrozziState"]):
         state.flags[seat].remove(flag)
         state.taker, state.taker_flag = seat, flag
         state.flagger, state.flag, state.decider = -1, "", -1
-        events.append(Event("ship_taken", {"player": seat, "flag": flag, "ship": state.ship}))
+        if events is not QUIET:
+            events.append(Event("ship_taken", {"player": seat, "flag": flag, "ship": state.ship}))
         FLOW.fire(state, "ship_taken")
 
 
@@ -612,7 +661,8 @@ class RejectedShips(Rule["StrozziState"]):
     def texts(self, state: StrozziState) -> Sequence[str]:
         if state.phase == "decide":
             return ["pass"]
-        return [*(f"flag {f}" for f in state.flags[state.decider]), "pass"]
+        texts = state.rules.flag_texts
+        return [*[texts[f] for f in state.flags[state.decider]], "pass"]
 
     def apply(self, state: StrozziState, verb: str, arg: str, events: list[Event]) -> None:
         if verb == "flag":
@@ -620,7 +670,8 @@ class RejectedShips(Rule["StrozziState"]):
             return
         deciding = state.phase == "decide"
         seat = state.active if deciding else state.decider
-        events.append(Event("passed", {"player": seat}))
+        if events is not QUIET:
+            events.append(Event("passed", {"player": seat}))
         last = (state.active - 1) % state.players
         nxt = state.first_with(state.seats_after(seat, last), None)
         if nxt < 0:
@@ -635,7 +686,8 @@ class RejectedShips(Rule["StrozziState"]):
 
     @staticmethod
     def discard(state: StrozziState, events: list[Event]) -> None:
-        events.append(Event("ship_discarded", {"ship": state.ship}))
+        if events is not QUIET:
+            events.append(Event("ship_discarded", {"ship": state.ship}))
         state.ship = ""
         if state.phase == "decide":  # nobody else could take it: straight back to draw
             FLOW.fire(state, "rejected")
@@ -662,11 +714,11 @@ class PlacingTheShipCard(Rule["StrozziState"]):
     def texts(self, state: StrozziState) -> Sequence[str]:
         phase = state.phase
         if phase == "place":
-            taker, ports = state.taker, state.ports
+            taker = state.taker
             return [
-                f"port {name}"
-                for p, name in enumerate(state.rules.ports)
-                if not any(entry.seat == taker for entry in ports[p])
+                text
+                for text, queue in zip(state.rules.port_texts, state.ports, strict=True)
+                if taker not in [entry.seat for entry in queue]
             ]
         if phase == "token":
             return [f"token {t}" for t in dict.fromkeys(state.face_up)]
@@ -709,18 +761,19 @@ class PlacingTheShipCard(Rule["StrozziState"]):
         while rank < len(queue) and queue[rank].speed >= speed:
             rank += 1  # an equal ship already there stays above
         queue.insert(rank, PortEntry(speed, seat, ship.face, flag))
-        events.append(
-            Event(
-                "ship_placed",
-                {
-                    "player": seat,
-                    "port": r.ports[port],
-                    "ship": ship.face,
-                    "speed": speed,
-                    "rank": rank + 1,
-                },
+        if events is not QUIET:
+            events.append(
+                Event(
+                    "ship_placed",
+                    {
+                        "player": seat,
+                        "port": r.ports[port],
+                        "ship": ship.face,
+                        "speed": speed,
+                        "rank": rank + 1,
+                    },
+                )
             )
-        )
         self.move(state, seat, port, ship.goods[port] + (1 if flag == GOODS else 0), events)
         self.move(state, seat, r.florence(), ship.scrolls, events)
         if ship.token and state.face_up:
@@ -731,7 +784,8 @@ class PlacingTheShipCard(Rule["StrozziState"]):
     def take_token(self, state: StrozziState, token: str, events: list[Event]) -> None:
         state.face_up.remove(token)
         state.tokens[state.taker].append(token)
-        events.append(Event("token_taken", {"player": state.taker, "token": token}))
+        if events is not QUIET:
+            events.append(Event("token_taken", {"player": state.taker, "token": token}))
         port = state.rules.tokens[token].port
         if port is not None:
             self.move(state, state.taker, state.rules.ports.index(port), 1, events)
@@ -755,10 +809,11 @@ class PlacingTheShipCard(Rule["StrozziState"]):
         state.pos[city][seat] = new
         state.stamp[city][seat] = state.counter
         state.counter += 1
-        city_name = state.rules.cities[city]
-        events.append(
-            Event("marker_moved", {"player": seat, "city": city_name, "from": old, "to": new})
-        )
+        if events is not QUIET:
+            city_name = state.rules.cities[city]
+            events.append(
+                Event("marker_moved", {"player": seat, "city": city_name, "from": old, "to": new})
+            )
 
 
 class EndOfTheRound(Rule["StrozziState"]):
@@ -796,7 +851,8 @@ class EndOfTheRound(Rule["StrozziState"]):
         SHIP_SCORING.score(state, events)
         MARKER_SCORING.score(state, events)
         # no money here: the totals stay secret until the end, only the payouts are public
-        events.append(Event("round_scored", {"round": state.round}))
+        if events is not QUIET:
+            events.append(Event("round_scored", {"round": state.round}))
         if state.round >= state.rules.rounds:
             END_OF_GAME.end(state, events)
         else:
@@ -816,10 +872,11 @@ def award(
     public record of payouts."""
     state.money[seat] += points
     state.payouts += (Payout(state.round, seat, points, reason, where),)
-    place = {"category": where} if reason == "progress" else {"city": where}
-    events.append(
-        Event("award", {"player": seat, "points": points, "reason": reason, **place, **extra})
-    )
+    if events is not QUIET:
+        place = {"category": where} if reason == "progress" else {"city": where}
+        events.append(
+            Event("award", {"player": seat, "points": points, "reason": reason, **place, **extra})
+        )
 
 
 class ScoringTheShips(Rule["StrozziState"]):
@@ -881,9 +938,11 @@ class NewRound(Rule["StrozziState"]):
         state.flags = [list(r.flags) for _ in range(state.players)]
         state.ports = [[] for _ in r.ports]
         state.seen = {}
+        state.deck_cache = None
         state.drawn = 0
         state.active = MARKER_SCORING.rank(state, r.florence())[0]
-        events.append(Event("round_started", {"round": state.round, "player": state.active}))
+        if events is not QUIET:
+            events.append(Event("round_started", {"round": state.round, "player": state.active}))
         FLOW.fire(state, "new_round")
 
 
@@ -900,9 +959,10 @@ class EndOfTheGame(Rule["StrozziState"]):
     def end(self, state: StrozziState, events: list[Event]) -> None:
         self.score_progress(state, events)
         FLOW.fire(state, "game_over")
-        events.append(
-            Event("game_over", {"winner": self.winner(state), "money": list(state.money)})
-        )
+        if events is not QUIET:
+            events.append(
+                Event("game_over", {"winner": self.winner(state), "money": list(state.money)})
+            )
 
     @staticmethod
     def score_progress(state: StrozziState, events: list[Event]) -> None:
@@ -1070,6 +1130,7 @@ class StrozziState(State):
         self.taker_flag = ""
         self.ship = ""  # the face of the ship card face up (Ship.face), "" for none
         self.seen: dict[str, int] = {}  # face -> cards showing it turned over this round
+        self.deck_cache: DeckLeft | None = None  # derived from seen: immutable, shared by clones
         self.any_face = options.get("ships", "deck") == "any"  # every valid face may come up
         self.drawn = 0
         self.flags: list[list[str]] = [list(r.flags) for _ in range(n)]  # flags left per seat
@@ -1102,6 +1163,7 @@ class StrozziState(State):
         return RULEBOOK.texts(self)
 
     def _after_load(self) -> None:
+        self.deck_cache = None
         if not isinstance(self.ship, str) or any(
             not isinstance(e.ship, str) for q in self.ports for e in q
         ):
@@ -1109,6 +1171,9 @@ class StrozziState(State):
 
     def _apply(self, text: str) -> list[Event]:
         return RULEBOOK.apply(self, text)
+
+    def _apply_quietly(self, text: str) -> None:
+        RULEBOOK.apply(self, text, QUIET)
 
     def chance_weights(self) -> Sequence[float] | None:
         if self.phase in ("setup", "reveal"):

@@ -7,7 +7,7 @@ import pytest
 from transitions import MachineError
 
 import engine
-from engine.core import derive, fast_play_out, play_out
+from engine.core import derive, fast_play_out, play_out, random_action
 from tests.engine.conformance import new_state
 
 CASES = [
@@ -64,3 +64,27 @@ def test_the_flow_table_is_the_machine(name: str) -> None:
             by_table = _Model(phase)
             flow.fire(by_table, trigger)
             assert by_table.phase == by_machine.phase, (trigger, phase)
+
+
+def test_the_kept_ship_deck_is_the_one_rebuilt_from_what_was_seen() -> None:
+    """Strozzi keeps the faces left in a round's deck as the draws take them
+    (`CourseOfTheGame.deck_left`); at every draw of random games, at every player count,
+    it is the deck rebuilt from `seen` alone, and a restored game rebuilds the same."""
+    game = engine.get("strozzi")
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(4):
+            state = game.new_state(players, seed=seed)
+            rng = derive(seed, "kept-deck")
+            draws = 0
+            while not state.is_over():
+                if state.phase == "draw":
+                    kept = state.deck_cache
+                    state.deck_cache = None
+                    rebuilt = state._legal_texts(), state.chance_weights()
+                    if kept is not None:
+                        assert (kept.texts, kept.counts) == rebuilt
+                        draws += 1
+                    restored = game.state_from_dict(state.to_dict())
+                    assert (restored._legal_texts(), restored.chance_weights()) == rebuilt
+                state.apply(random_action(state, rng))
+            assert draws > 20

@@ -8,6 +8,7 @@ determinization and every bot's decision must be the same for the same rng.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -120,9 +121,9 @@ def test_determinization_hides_another_seats_secret(name: str) -> None:
 )
 def test_a_bot_decides_the_same_without_the_secret(name: str, bot: Any) -> None:
     state, twin = PAIRS[name]()
-    for k in range(3):
-        one = bot.choose(state, SEAT, derive(k, "bot"))
-        two = bot.choose(twin, SEAT, derive(k, "bot"))
+    for k in range(3):  # each decision by a copy of the same bot: a bot's trail remembers
+        one = copy.deepcopy(bot).choose(state, SEAT, derive(k, "bot"))
+        two = copy.deepcopy(bot).choose(twin, SEAT, derive(k, "bot"))
         assert one == two
         assert one in state.legal_actions()
 
