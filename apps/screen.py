@@ -532,7 +532,7 @@ class Screen:
         menu_line = obs.prompt
         session = app.session
         bot = session.bot_to_act() if session is not None else None
-        if bot is not None and app.mode in ("playing", "setup"):
+        if session is not None and bot is not None and app.mode in ("playing", "setup"):
             menu_line = f"{session.name(bot)} plays {session.bot_shown()}: select at any seat"
         elif seat is not None and app.mode in ("playing", "setup") and not state.is_over():
             menu = app.menus.get(seat)

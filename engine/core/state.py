@@ -194,7 +194,13 @@ class Game(ABC, Generic[S]):
         unknown = set(given) - set(known)
         if unknown:
             raise ValueError(f"{self.title} has no option {', '.join(sorted(unknown))}")
-        return {name: o.check(given.get(name, o.default), players) for name, o in known.items()}
+        # a seats option naming no seat is left out unless given: the records of games
+        # written before such an option existed stay as they were, byte for byte
+        return {
+            name: o.check(given.get(name, o.default), players)
+            for name, o in known.items()
+            if name in given or not (o.seats and o.default == "")
+        }
 
     def new_state(
         self,

@@ -111,10 +111,14 @@ def test_every_line_of_the_tour_runs_as_written(checkout: Path) -> None:
                 term.skip_names()  # Esc at the names: the seats keep their numbers
                 term.wait_for("any seat: [check now] later")  # a new owner's first game
                 term.keys("ew")  # next, select: later, play with the guesses
-                screen = term.wait_for("joined: nobody yet")
+                seats = int(argv[argv.index("--seats") + 1])
+                bots = int(argv[argv.index("--bots") + 1]) if "--bots" in argv else 0
+                bot_seats = [f"{s} (bot)" for s in range(seats - bots + 1, seats + 1)]
+                screen = term.wait_for(f"joined: {', '.join(bot_seats) or 'nobody yet'}")
                 assert screen.startswith("Strozzi | seating")
-                term.keys("wsxt")  # four seats join, as --seats 4 offers
-                term.wait_for("joined: 1, 2, 3, 4")
+                term.keys("wsxt"[: seats - bots])  # the people's seats join
+                people = [str(s) for s in range(1, seats - bots + 1)]
+                term.wait_for("joined: " + ", ".join(bot_seats + people))
                 term.keys("m")
                 term.wait_for("setup, in order")
                 term.keys("w")
