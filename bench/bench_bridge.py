@@ -102,7 +102,15 @@ def one_game(tmp: Path, n: int, want: int, times: dict[str, list[float]]) -> Non
     for code, card in ids.items():
         by_card.setdefault(card, []).append(code)
     link = tmp / f"mcu{n}"
-    config = demo_config("strozzi", 4, journal=tmp / f"journal{n}.db", seed=n, chance="scanner")
+    # the shipped deck, as its tags are registered (not any face, as an unchecked deck is)
+    config = demo_config(
+        "strozzi",
+        4,
+        journal=tmp / f"journal{n}.db",
+        seed=n,
+        chance="scanner",
+        options={"ships": "deck"},
+    )
     assert config.hw.strip is not None
     emu = McuEmulator(link, leds=config.hw.strip.count, poll_s=0.05)
     shown: list[float] = []
