@@ -93,10 +93,9 @@ class Session:
         self.locked = 0
         self.why_locked = ""
         self.held = False
-        # Bot seats: player -> the bot's level and the bot itself; `proposal` is the move
-        # the bot to act has chosen, for the number of actions it was chosen at
-        self.bot_levels = dict(bots or {})
-        self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in self.bot_levels.items()}
+        # Bot seats: player -> its bot; `proposal` is the move the bot to act has chosen,
+        # for the number of actions it was chosen at (dropped at every change of state)
+        self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in (bots or {}).items()}
         self.proposal: tuple[int, Action] | None = None
 
     @classmethod
@@ -329,6 +328,7 @@ class Session:
         """New state: reset menus, show scoring, finish, or let the app draw."""
         table, state = self.table, self.state
         self.menus.clear()
+        self.proposal = None  # an undo and another move may reach the same length
         table.changed()
         if table.mode == "idle":
             return
@@ -381,8 +381,8 @@ class Session:
         table.say(table.cursor_line(seat, menu))
 
     def auto_draw(self, *, by_bot: bool = False) -> None:
-        """The app draws the pending card (`by_bot`: one only a bot may see, so nothing
-        about it is said but the public log line)."""
+        """The app draws the pending card (`by_bot`: one only a bot may see, said as the
+        view says a draw, which never names a secret card, and how to set it aside)."""
         table, state = self.table, self.state
         if (
             table.mode in ("setup", "playing")

@@ -19,7 +19,7 @@ from apps.runtime import parse_text
 from apps.sim import ButtonBot, demo_config_text
 from apps.table.session import KEPT
 from engine.bots import decide, make_bot
-from engine.core import CHANCE, Option
+from engine.core import CHANCE, Action, Option
 from hw.tomlsource import ConfigError
 
 
@@ -286,3 +286,54 @@ def test_tavola_demo_with_bots_plays_to_the_end() -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and "--bots: 4 bots for 3 players" in bad.stderr
+
+
+def test_after_an_undo_and_another_move_the_bot_decides_afresh(make_table) -> None:
+    """Undo takes back a person's move before the bot has acted; the person plays another
+    one that reaches the bot's turn after as many actions: the bot's move is chosen for
+    the new position, not the one it proposed before (which may not be legal now)."""
+    table, _clock, bot = make_table(3, seed=4, bots=1)
+    app = table.app
+
+    def same_length(session) -> Action | None:
+        """Another move of the person before the bot that brings the bot's turn back
+        after as many actions, the table's draws included."""
+        history = session.state.history
+        last = history[-1]
+        if last.player in (2, CHANCE) or len(history) <= session.locked:
+            return None
+        trial = session.replayed(history[:-1])
+        for other in trial.legal_actions():
+            if other.text == last.text:
+                continue
+            after = trial.clone()
+            after.apply(other)
+            while after.current_player() == CHANCE:
+                after.apply(app.chance.draw(after))
+            if after.current_player() == 2 and len(after.history) == len(history):
+                return other
+        return None
+
+    for _ in range(500):
+        bot.advance(3)
+        session = app.session
+        assert app.mode != "over", "no such position in this game"
+        if session is not None and session.bot_to_act() is not None:
+            other = same_length(session)
+            if other is not None:
+                break
+    before = session.bot_move()  # proposed for this position
+    at = len(session.state.history)
+    bot.press("table", "undo")
+    assert len(session.state.history) == at - 1
+    seat = session.players[other.player]
+    for command in bot.presses_for(seat, other):
+        bot.command(seat, command)
+    while app.session.bot_to_act() is None:
+        bot.advance(3)  # the table's draw, if one follows
+    session = app.session
+    assert len(session.state.history) == at  # as many actions as when it proposed
+    move = session.bot_move()
+    assert move in session.state.legal_actions()
+    assert move == decide(make_bot("ismcts"), session.state, 2)
+    assert before.player == move.player == 2
