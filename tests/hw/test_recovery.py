@@ -190,10 +190,11 @@ def test_wled_stays_in_realtime_mode_on_a_still_picture(tmp_path: Path) -> None:
         times = [t for t, _ in peer.shown]
         gaps = [b - a for a, b in itertools.pairwise(times)]
         assert len(gaps) >= 3 and all(0.9 < g < 1.5 for g in gaps), gaps
+        strip.close()  # turns the LEDs off: the peer may still be reading the last frame
+        assert peer.wait(lambda: peer.last == bytes(3 * N)), peer.last
     finally:
         strip.close()
         peer.close()
-    assert peer.last == bytes(3 * N)  # close() turns the LEDs off
 
 
 def test_without_keep_alive_wled_drops_back_to_its_effect(tmp_path: Path) -> None:
