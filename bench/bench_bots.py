@@ -4,7 +4,8 @@ First, random playouts per second of each game at 4 players on the checked and t
 path. Then, per game and player count: ISMCTS's win rate as a ratio of its fair share
 (1/players; a shared win counts its share) with a 95% Wilson interval, the decision time
 p50/p95 of its search with the budget below, how many of its playouts were capped
-(Strada Romana's endless jam), and the process's peak RSS. The ISMCTS seat moves round
+(Strada Romana's endless jam) or judged at the game's horizon (`HORIZONS`), and the
+process's peak RSS. The ISMCTS seat moves round
 the table from game to game. The issue's figures need `--games 200`:
 
     python -m bench.bench_bots --games 200
@@ -23,7 +24,7 @@ import sys
 import time
 
 import engine
-from engine.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
+from engine.bots import HORIZONS, Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
 from engine.core import Action, State, derive, fast_play_out, play_out
 
 GAMES = 2
@@ -93,7 +94,8 @@ def match(name: str, players: int, opponent: type[Bot], games: int) -> str:
         f"{games} games{f', {stopped} stopped at the bound' if stopped else ''}); decision "
         f"p50 {percentile(timed.seconds, 0.5) * 1e3:.0f} ms, p95 "
         f"{percentile(timed.seconds, 0.95) * 1e3:.0f} ms; {per_decision:.0f} playouts/decision"
-        f", {stats.capped} of {stats.iterations} playouts capped ({capped:.1%})"
+        f", {stats.capped} of {stats.iterations} playouts capped ({capped:.1%}), "
+        f"{stats.judged / max(stats.iterations, 1):.0%} judged at the horizon"
     )
 
 
@@ -126,7 +128,8 @@ def run(
     games: int = GAMES, players: tuple[int, ...] = PLAYERS, names: tuple[str, ...] = NAMES
 ) -> list[str]:
     lines = [
-        f"budget: {BUDGET.playouts} playouts or {BUDGET.seconds} s per decision; "
+        f"budget: {BUDGET.playouts} playouts or {BUDGET.seconds} s per decision; playouts "
+        f"cut at {', '.join(f'{g} {h}' for g, h in HORIZONS.items())} actions; "
         f"{games} games per line"
     ]
     for name in names:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from engine.core import Action, Observation, State
 
-from .base import Trail
+from .base import Trail, outcome
 
 Evaluation = Callable[[Observation, int], list[float]]
 """Observation of a seat, that seat -> a standing per seat (the seat's own from its
@@ -82,6 +82,18 @@ def evaluate(state: State, seat: int) -> float:
     standing = EVALUATIONS[state.game.name](obs, seat)
     others = [v for s, v in enumerate(standing) if s != seat]
     return standing[seat] - max(others, default=0.0)
+
+
+def judge(world: State, seat: int) -> list[float]:
+    """Each seat's share of a win in an unfinished `world` (a determinization), judged by
+    the game's evaluation from `seat`'s observation: the best standings share it, as
+    `outcome` shares a finished game's win. For a search that stops its playouts early."""
+    standing = EVALUATIONS[world.game.name](world.observe(seat), seat)
+    if len(standing) != world.seats:  # a board the evaluation does not cover: the scores
+        return outcome(world)
+    best = max(standing)
+    won = [s for s, v in enumerate(standing) if v == best]
+    return [1.0 / len(won) if s in won else 0.0 for s in range(world.seats)]
 
 
 class GreedyBot:
