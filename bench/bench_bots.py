@@ -22,6 +22,7 @@ import random
 import resource
 import sys
 import time
+from collections.abc import Iterator
 
 import engine
 from engine.bots import HORIZONS, Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
@@ -124,22 +125,27 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(
+def lines(
     games: int = GAMES, players: tuple[int, ...] = PLAYERS, names: tuple[str, ...] = NAMES
-) -> list[str]:
-    lines = [
+) -> Iterator[str]:
+    """The figures, each line as soon as it is measured (a 200-game line takes minutes)."""
+    yield (
         f"budget: {BUDGET.playouts} playouts or {BUDGET.seconds} s per decision; playouts "
         f"cut at {', '.join(f'{g} {h}' for g, h in HORIZONS.items())} actions; "
         f"{games} games per line"
-    ]
+    )
     for name in names:
-        lines.append(playout_speed(name, 4))
+        yield playout_speed(name, 4)
     for name in names:
         for n in players:
             for opponent in (RandomBot, GreedyBot):
-                lines.append(match(name, n, opponent, games))
-    lines.append(f"peak RSS of the process: {rss_mb():.0f} MB")
-    return lines
+                yield match(name, n, opponent, games)
+    yield f"peak RSS of the process: {rss_mb():.0f} MB"
+
+
+def run() -> list[str]:
+    """`make bench`'s small run."""
+    return list(lines())
 
 
 def main(argv: list[str]) -> int:
@@ -152,7 +158,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    for line in run(args.games, tuple(args.players), tuple(args.names)):
+    for line in lines(args.games, tuple(args.players), tuple(args.names)):
         print(line, flush=True)
     return 0
 

@@ -8,7 +8,18 @@ import random
 import pytest
 
 import engine
-from engine.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
+from engine.bots import (
+    EVALUATIONS,
+    HORIZONS,
+    Bot,
+    Budget,
+    GreedyBot,
+    IsmctsBot,
+    RandomBot,
+    judge,
+    outcome,
+    play_game,
+)
 from engine.core import PLAYOUT_LIMIT, Action, State
 from tests.engine.conformance import playout_options
 
@@ -108,3 +119,39 @@ def test_a_budget_in_seconds_stops_the_search() -> None:
         state.apply(RandomBot().choose(state, state.current_player(), rng))  # type: ignore[arg-type]
     assert bot.choose(state, 0, random.Random(2)) in state.legal_actions()
     assert bot.stats.iterations == 1
+
+
+def _to_move(name: str, players: int, seed: int, skip: int = 0) -> State:
+    """A random game of `name` at seat 0's first real choice after `skip` actions."""
+    state = engine.get(name).new_state(players, seed=seed)
+    rng = random.Random(seed)
+    while (
+        len(state.history) < skip or state.current_player() != 0 or (len(state.legal_actions()) < 2)
+    ):
+        state.apply(RandomBot().choose(state, state.current_player(), rng))  # type: ignore[arg-type]
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(HORIZONS))
+def test_a_playout_past_the_game_horizon_is_judged_by_its_evaluation(name: str) -> None:
+    """A game in HORIZONS is searched with short playouts; without it, to the end."""
+    state = _to_move(name, 3, seed=5)
+    cut = IsmctsBot(Budget(playouts=12))
+    assert cut.choose(state, 0, random.Random(1)) in state.legal_actions()
+    assert (cut.stats.judged, cut.stats.capped, cut.stats.iterations) == (12, 0, 12)
+    # each playout: a descent of a few actions, then at most the horizon
+    assert cut.stats.actions <= 12 * (HORIZONS[name] + 12)
+    full = IsmctsBot(Budget(playouts=12), horizons={})
+    assert full.choose(state, 0, random.Random(1)) in state.legal_actions()
+    assert full.stats.judged == 0
+    assert full.stats.actions > cut.stats.actions * 3
+
+
+@pytest.mark.parametrize("name", engine.games())
+def test_judge_gives_the_win_to_the_best_evaluation(name: str) -> None:
+    for skip in (0, 40, 120):
+        state = _to_move(name, 4, seed=skip, skip=skip)
+        standing = EVALUATIONS[name](state.observe(0), 0)
+        shares = judge(state, 0)
+        assert sum(shares) == pytest.approx(1.0)
+        assert [s > 0 for s in shares] == [v == max(standing) for v in standing], standing
