@@ -121,7 +121,7 @@ class Lobby:
         game = engine.get(self.game_name or "")
         table = self.table
         for seat, level in table.bots.items():  # the config's bot seats sit down at once
-            if len(self.seating.joined) < game.max_players:
+            if self.full() is None:
                 self.seating.joined.append(seat)
                 self.seating.bots[seat] = level
         self.table.say(
@@ -144,8 +144,8 @@ class Lobby:
             elif seat in joined:
                 joined.remove(seat)
                 self.table.say(f"{label(seat, capital=True)} left.")
-            elif len(joined) >= game.max_players:
-                self.table.flash(seat, f"{game.title} is for at most {game.max_players} players.")
+            elif (full := self.full()) is not None:
+                self.table.flash(seat, full)
             else:
                 self.join(seat)
                 if len(joined) == game.max_players:
@@ -162,7 +162,6 @@ class Lobby:
 
     def toggle_bot(self, seat: str, level: str = DEFAULT_LEVEL) -> str | None:
         """A bot sits down at the free `seat`, or leaves it; why not, when it cannot."""
-        game = engine.get(self.game_name or "")
         joined, bots = self.seating.joined, self.seating.bots
         if seat in bots:
             del bots[seat]
@@ -170,10 +169,17 @@ class Lobby:
             self.table.say(f"The bot left {self.table.seat_label(seat)}; it is free.")
         elif seat in joined:
             return "you have joined: select leaves, menu starts."
-        elif len(joined) >= game.max_players:
-            return f"{game.title} is for at most {game.max_players} players."
+        elif (full := self.full()) is not None:
+            return full
         else:
             self.join(seat, bot=level)
+        return None
+
+    def full(self) -> str | None:
+        """Why nobody more can sit down (the game's seats are all taken), or None."""
+        game = engine.get(self.game_name or "")
+        if len(self.seating.joined) >= game.max_players:
+            return f"{game.title} is for at most {game.max_players} players."
         return None
 
     def join(self, seat: str, *, bot: str | None = None) -> None:

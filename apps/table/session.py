@@ -94,9 +94,10 @@ class Session:
         self.why_locked = ""
         self.held = False
         # Bot seats: player -> its bot; `proposal` is the move the bot to act has chosen,
-        # for the number of actions it was chosen at (dropped at every change of state)
+        # for the number of actions it was chosen at, and its public text (dropped at every
+        # change of state)
         self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in (bots or {}).items()}
-        self.proposal: tuple[int, Action] | None = None
+        self.proposal: tuple[int, Action, str] | None = None
 
     @classmethod
     def resumed(cls, table: TableApp, record: GameRecord) -> Session:
@@ -420,19 +421,24 @@ class Session:
     def bot_move(self) -> Action:
         """The move of the bot to act, chosen once per position (and the same again after
         a resume or an undo: its randomness comes from the game's seed)."""
+        return self._proposal()[1]
+
+    def bot_shown(self) -> str:
+        """The bot's move as the whole table may read it (a secret in it masked)."""
+        return self._proposal()[2]
+
+    def _proposal(self) -> tuple[int, Action, str]:
+        """(actions so far, the bot's move, its public text), worked out once per position:
+        every screen drawn asks for it."""
         player = self.bot_to_act()
         assert player is not None
         at = len(self.state.history)
         if self.proposal is None or self.proposal[0] != at:
-            self.proposal = (at, decide(self.bots[player], self.state, player))
-        return self.proposal[1]
-
-    def bot_shown(self) -> str:
-        """The bot's move as the whole table may read it (a secret in it masked)."""
-        action = self.bot_move()
-        after = self.state.clone()
-        after.apply(action)
-        return self.view.public_text(after, action)
+            action = decide(self.bots[player], self.state, player)
+            after = self.state.clone()
+            after.apply(action)
+            self.proposal = (at, action, self.view.public_text(after, action))
+        return self.proposal
 
     def bot_line(self) -> str:
         """What the bot to act does, as the table may read it, and how to carry it out."""
