@@ -5,8 +5,8 @@ path. Then, per game and player count: ISMCTS's win rate as a ratio of its fair 
 (1/players; a shared win counts its share) with a 95% Wilson interval, the decision time
 p50/p95 of its search with the budget below, how many of its playouts were capped
 (Strada Romana's endless jam) or judged at the game's horizon (`HORIZONS`), and the
-process's peak RSS. The ISMCTS seat moves round
-the table from game to game. The issue's figures need `--games 200`:
+process's peak RSS. The ISMCTS seat moves round the table from game to game. The
+issue's figures need `--games 200`:
 
     python -m bench.bench_bots --games 200
 
