@@ -93,13 +93,19 @@ def outcome(state: State) -> list[float]:
     the others (a solo game's automa included). A game stopped at a bound is judged by its
     scores as they stand: the best scores share the win, so a playout that never ends
     still tells a search something."""
-    seats = state.seats
     if state.is_over():
-        won = state.winning_seats()
-    else:
-        table = dict(state.standings())
-        best = max(table.values())
-        won = [s for s, v in table.items() if v == best]
+        return shares(state.winning_seats(), state.seats)
+    return leaders_share(dict(state.standings()), state.seats)
+
+
+def leaders_share(standing: Mapping[int, float], seats: int) -> list[float]:
+    """`shares` of the seats with the best of `standing` (seat -> a score or a value)."""
+    best = max(standing.values())
+    return shares([s for s, v in standing.items() if v == best], seats)
+
+
+def shares(won: Sequence[int], seats: int) -> list[float]:
+    """1/k of the win to each of the k seats in `won`, 0 to the others (none won: all 0)."""
     share = 1.0 / len(won) if won else 0.0
     return [share if s in won else 0.0 for s in range(seats)]
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from engine.core import Action, Observation, State
 
-from .base import Trail, outcome
+from .base import Trail, leaders_share, outcome
 
 Evaluation = Callable[[Observation, int], list[float]]
 """Observation of a seat, that seat -> a standing per seat (the seat's own from its
@@ -91,9 +91,7 @@ def judge(world: State, seat: int) -> list[float]:
     standing = EVALUATIONS[world.game.name](world.observe(seat), seat)
     if len(standing) != world.seats:  # a board the evaluation does not cover: the scores
         return outcome(world)
-    best = max(standing)
-    won = [s for s, v in enumerate(standing) if v == best]
-    return [1.0 / len(won) if s in won else 0.0 for s in range(world.seats)]
+    return leaders_share(dict(enumerate(standing)), world.seats)
 
 
 class GreedyBot:
