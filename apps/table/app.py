@@ -52,6 +52,8 @@ from .render import (
     Renderer,
 )
 from .session import RETRY_S, Session, Unwritten
+from .status import Done, Refused, Status, TableLog
+from .status import build as build_status
 
 log = logging.getLogger("tavola.table")
 
@@ -87,6 +89,11 @@ TRANSITIONS: list[dict[str, Any]] = [
 ]
 GAME_MODES = ("setup", "playing", "scoring", "over", "paused")
 """The modes a `Session` exists in; the lobby's are idle, choosing, checking and seating."""
+
+TABLE_VERBS = ("undo", "menu", "end", "pause", "start", "new")
+SEAT_VERBS = ("next", "previous", "select", "back", "choose", "cursor", "go_on", "join", "bot")
+VERBS = SEAT_VERBS + TABLE_VERBS
+"""What `TableApp.command` takes: a seat's verbs, and the table's own."""
 
 ERROR_SECONDS = BLINKS * 2 * BLINK_S  # the refusal's blinks (render.refusal_light)
 
@@ -142,7 +149,10 @@ class TableApp:
         self.output = output
         self.clock = clock
         self.chance = chance or ChanceSource("app")
-        self.say = say or (lambda text: log.info("%s", text))
+        self._say_out = say or (lambda text: log.info("%s", text))
+        self.table_log = TableLog()  # the sentences as people read them (status().log)
+        self._status: tuple[tuple[Any, ...], Status] | None = None
+        self._refused: list[str] | None = None  # the refusals of the command being done
         self._compositors = dict(compositors or {})
         self.cards = cards
         self.new_card: tuple[str, int] | None = None  # a tag not yet known, and its draw
@@ -191,13 +201,35 @@ class TableApp:
         name = self.names.get(seat)
         return name if name else f"{'Seat' if capital else 'seat'} {seat}"
 
+    def say(self, text: str) -> None:
+        """A sentence for the people at the table: logged (in `status().log`, or in the
+        setup checklist while the board is set up) and passed on (the app's `say`)."""
+        self.table_log.add(text, setup=self.mode == "setup")
+        self._say_out(text)
+
+    def say_cursor(self, text: str) -> None:
+        """Where a cursor is: passed on, not logged (the menu line shows it)."""
+        self.table_log.said += 1
+        self._say_out(text)
+
     def cursor_line(self, seat: str, menu: Menu) -> str:
         """Where a seat's cursor is, as the terminal says it: 'Anna: flag > [pirate]'."""
         return f"{self.seat_label(seat, capital=True)}: {menu.path()}"
 
+    def say_where(self, seat: str, menu: Menu) -> None:
+        self.say_cursor(self.cursor_line(seat, menu))
+
     def flash(self, seat: str, why: str) -> None:
+        """A refused press: the seat's light blinks red and the reason is said (and is the
+        answer of the command being done)."""
         self.errors[seat] = self.clock() + ERROR_SECONDS
+        self.refused(why)
         self.say(f"{self.seat_label(seat, capital=True)}: {why}")
+
+    def refused(self, why: str) -> None:
+        """The command being done is refused because `why` (said by the caller)."""
+        if self._refused is not None:
+            self._refused.append(why[:1].upper() + why[1:])
 
     def flash_seats(self, seats: Iterable[str]) -> None:
         until = self.clock() + ERROR_SECONDS
@@ -207,6 +239,7 @@ class TableApp:
     def flash_all(self, why: str, *, seats: Sequence[str] | None = None) -> None:
         """Every seat of the game (or `seats`, or the whole table) red, and why."""
         self.flash_seats(seats or self.players or self.seat_order)
+        self.refused(why)
         self.say(why)
 
     def journal_refused(self, why: str, what: str, *, seats: Sequence[str] | None = None) -> None:
@@ -244,14 +277,13 @@ class TableApp:
 
     # --- input ---------------------------------------------------------------------
     def handle(self, ev: InputEvent) -> None:
-        """One button event; every path either changes something or flashes an error."""
+        """One button event, turned into the command it makes (a tap, a hold) and done."""
         self.dirty = True
-        if self.unwritten is not None:
-            if ev.kind == "press":
-                self._refuse_unwritten(ev.seat)
-            return
         if ev.seat == "table":
-            self._table_button(ev)
+            if ev.kind == "press":
+                self.command("table", ev.button)  # undo, menu
+            elif ev.kind == "long_press" and ev.button == "menu":
+                self.command("table", "end")
             return
         seat = self.seats.get(ev.seat)
         if seat is None:
@@ -262,14 +294,15 @@ class TableApp:
                 f"Seat {ev.seat}: the {ev.button} button seems stuck; it is ignored until released."
             )
             return
-        command = self._command(seat, ev)
-        if command is None:
+        if self.unwritten is not None:
+            if ev.kind == "press":
+                self._refuse_unwritten(ev.seat)
             return
-        part: Lobby | Session | None = self.session if self.mode in GAME_MODES else self.lobby
-        if part is not None:
-            getattr(part, f"on_{self.mode}")(ev.seat, command)
+        verb = self._verb(seat, ev)
+        if verb is not None:
+            self.command(ev.seat, verb)
 
-    def _command(self, seat: TableSeat, ev: InputEvent) -> str | None:
+    def _verb(self, seat: TableSeat, ev: InputEvent) -> str | None:
         """Buttons -> next / previous / select / back.
 
         A button that means one thing on a tap and another on a hold (the single button
@@ -317,34 +350,181 @@ class TableApp:
             return f"it is {self.seat_label(waiting)}'s turn. {session.describe()}"
         return None
 
-    def _table_button(self, ev: InputEvent) -> None:
-        if ev.kind != "press":
-            if (
-                ev.kind == "long_press"
-                and ev.button == "menu"
-                and self.mode in ("paused", "over", "choosing", "checking", "seating")
-            ):
+    def command(self, seat: str, verb: str, arg: int | None = None) -> Done | Refused:
+        """Do `verb` for `seat` (`table` for the table's own buttons): every front end acts
+        through this, buttons, keys, phone taps and the bots at a mocked table alike. The
+        answer comes once the table has acted: done, or refused with the sentence said.
+
+        Seat verbs: next, previous, select, back (the buttons' meanings); choose and
+        cursor (`arg`: the place of a word in the seat's menu: chosen, or only pointed at
+        with the board lighting it); go_on (a menu with nothing to decide); join (seating);
+        bot (`arg`: a seat's place in the table's order; seats or frees a bot). Table
+        verbs: undo, menu, end (a hold of menu), pause, start, new (`VERBS`)."""
+        self.dirty = True
+        outer, self._refused = self._refused, []
+        try:
+            why = self._do(seat, verb, arg)
+        finally:
+            refusals, self._refused = self._refused, outer
+        if why is not None:
+            why = why[:1].upper() + why[1:]
+            if verb in VERBS and seat in self.seats:
+                self.flash(seat, why[:1].lower() + why[1:])
+            elif verb in VERBS and seat == "table":
+                self.say(f"{why}.")
+            return Refused(why)
+        return Refused(refusals[0]) if refusals else Done()
+
+    def _do(self, seat: str, verb: str, arg: int | None) -> str | None:
+        """Carry out a command; a refusal that is not said at the table is returned."""
+        if verb not in VERBS:
+            return f"unknown command {verb!r} (commands: {', '.join(VERBS)})"
+        if self.unwritten is not None:
+            self._refuse_unwritten(seat)
+            return None
+        if verb in TABLE_VERBS:
+            return self._table_verb(verb)
+        if seat not in self.seats:
+            return f"seat {seat!r} is not at this table"
+        if verb == "bot":
+            return self._bot_verb(arg)
+        if verb == "join":
+            if self.mode != "seating":
+                return "nobody is being seated now"
+            verb = "select"
+        elif verb in ("choose", "cursor"):
+            why = self._point(seat, arg)
+            if why is not None or verb == "cursor":
+                return why
+            verb = "select"
+        elif verb == "go_on":
+            menu = self.status().menu_for(seat)
+            if menu is None or menu.kind != "go_on":
+                return "there is nothing to go on from: choose with the menu"
+            verb = "select"
+        self._press(seat, verb)
+        return None
+
+    def _press(self, seat: str, verb: str) -> None:
+        """A seat's next / previous / select / back, to the part whose mode it is."""
+        lobby, session = self.lobby, self.session
+        routes: dict[str, Callable[[str, str], None]] = {
+            "idle": lobby.on_idle,
+            "choosing": lobby.on_choosing,
+            "checking": lobby.on_checking,
+            "seating": lobby.on_seating,
+        }
+        if session is not None:
+            routes.update(
+                setup=session.on_setup,
+                playing=session.on_playing,
+                scoring=session.on_scoring,
+                over=session.on_over,
+                paused=session.on_paused,
+            )
+        route = routes.get(self.mode)
+        if route is not None:
+            route(seat, verb)
+
+    def _point(self, seat: str, index: int | None) -> str | None:
+        """Put the cursor of the menu `seat` acts on at `index` (the board previews it)."""
+        if index is None:
+            return "this command needs an index: the place of the word in the menu"
+        status = self.status()
+        menu = status.menu_for(seat)
+        if menu is None:
+            if status.turn is not None and status.menu is not None:
+                return f"it is {status.turn.label}'s turn"
+            return "there is nothing to choose now"
+        if not 0 <= index < len(menu.options):
+            return f"no choice at index {index}: the menu has {len(menu.options)}"
+        if menu.kind == "lobby":
+            self.lobby.choice = index
+        elif menu.kind == "check" and self.lobby.check is not None:
+            self.lobby.check.menu.index = index
+        elif menu.kind == "game" and self.session is not None:
+            self.session.menus[menu.seat].index = index
+        return None
+
+    def _bot_verb(self, index: int | None) -> str | None:
+        if self.mode != "seating":
+            return "nobody is being seated now"
+        order = self.seat_order
+        if index is None or not 0 <= index < len(order):
+            return f"the bot's seat must be a place, 0-{len(order) - 1}"
+        return self.lobby.toggle_bot(order[index])
+
+    def _table_verb(self, verb: str) -> str | None:
+        """The table's own buttons (undo, menu, a hold of menu) and what a phone asks of
+        them by name (pause, start, new)."""
+        mode = self.mode
+        if verb == "undo":
+            if self.session is None:
+                return "nothing to undo: no game is on"
+            self.session.undo()
+        elif verb == "menu":
+            self._menu_button()
+        elif verb == "end":
+            if mode not in ("paused", "over", "choosing", "checking", "seating"):
+                return "a game in play is paused first (menu), then ended (hold menu)"
+            self._abandon()
+        elif verb == "pause":
+            if mode not in ("playing", "paused"):
+                return "only a game in play can be paused"
+            self._menu_button()
+        elif verb == "start":
+            if mode not in ("idle", "seating"):
+                return "a game is already on: end it first (New game)"
+            self._menu_button()
+        else:  # new: end the game in progress unscored, back to the game menu
+            if mode == "playing":
+                self._menu_button()  # paused first, as at the table
+            if self.mode == "idle":
+                self._menu_button()
+            elif self.mode in ("paused", "over", "choosing", "checking", "seating"):
                 self._abandon()
-            return
-        if ev.button == "undo":
-            if self.session is not None:
-                self.session.undo()
             else:
-                self.say("Nothing to undo.")
-        elif ev.button == "menu":
-            if self.mode == "playing":
-                self.fire("pause")
-                self.say("Paused. Menu resumes; hold menu to end the game.")
-            elif self.mode == "paused":
-                self.fire("resume")
-                self.say("Resumed.")
-            elif self.mode == "idle":
-                self.fire("wake")
-                self.lobby.announce_choice()
-            elif self.mode == "seating":
-                self.lobby.start_if_ready()
-            elif self.mode == "checking" and self.lobby.check is not None:
-                self.lobby.check.on_press("*", "select")  # the cursor's choice
+                return f"a new game cannot start while the table is {self.mode}"
+        return None
+
+    def _menu_button(self) -> None:
+        if self.mode == "playing":
+            self.fire("pause")
+            self.say("Paused. Menu resumes; hold menu to end the game.")
+        elif self.mode == "paused":
+            self.fire("resume")
+            self.say("Resumed.")
+        elif self.mode == "idle":
+            self.fire("wake")
+            self.lobby.announce_choice()
+        elif self.mode == "seating":
+            self.lobby.start_if_ready()
+        elif self.mode == "checking" and self.lobby.check is not None:
+            self.lobby.check.on_press("*", "select")  # the cursor's choice
+
+    def status(self) -> Status:
+        """The table now, as every front end shows it (apps/table/status.py); built again
+        only when something it shows has changed."""
+        key = self._status_key()
+        if self._status is None or self._status[0] != key:
+            status = build_status(self)
+            self._status = (self._status_key(), status)  # building may set a fresh menu
+        return self._status[1]
+
+    def _status_key(self) -> tuple[Any, ...]:
+        session, lobby, check = self.session, self.lobby, self.lobby.check
+        return (
+            self.version,
+            self.mode,
+            self.table_log.said,
+            lobby.choice,
+            tuple(lobby.seating.joined),
+            tuple(lobby.seating.bots.items()),
+            tuple(sorted(self.names.items())),
+            tuple((s, m.prefix, m.index) for s, m in self.menus.items()),
+            (check.n, check.menu.index) if check is not None else None,
+            (session.held, session.unwritten is None) if session is not None else None,
+        )
 
     def handle_card(self, code: str, now: float) -> None:
         """A card, tile or token the scanner read: the draw it answers is confirmed like any
@@ -456,6 +636,9 @@ class TableApp:
         unwritten = self.unwritten
         if session is not None and unwritten is not None and now >= unwritten.retry_at:
             session.retry(now)
+        held = session is not None and session.held and self.mode == "playing"
+        if session is not None and held and now >= session.held_until:
+            session.release("", "")  # nobody took it back: the table draws
         scoring = self.renderer.scoring
         if self.mode == "scoring" and session is not None:
             done = self.renderer.scoring_start + SCORING_STEP * len(scoring) + SCORING_HOLD
@@ -474,6 +657,8 @@ class TableApp:
             return due
         step = PULSE_PERIOD / PULSE_STEPS
         wait = step - (now % step)
+        if session is not None and session.held:
+            wait = min(wait, max(0.0, session.held_until - now))
         for until in self.errors.values():  # the next edge of a refusal's blink
             wait = min(wait, (until - now) % BLINK_S or BLINK_S)
         return wait if due is None else min(wait, due)

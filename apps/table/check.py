@@ -143,7 +143,7 @@ class ComponentCheck:
             else:
                 self.menu.previous()
             label = self.table.seat_label(seat, capital=True) if seat != "*" else "Table"
-            self.table.say(f"{label}: {self.menu.path()}")
+            self.table.say_cursor(f"{label}: {self.menu.path()}")
             return
         if command == "back":
             self.choose("later" if self.n < 0 else "stop")

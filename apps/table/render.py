@@ -16,6 +16,7 @@ from engine.core import Observation, State
 
 from ..menu import Menu
 from ..views.base import OFF, Colour, ElementFrame, dim
+from .status import prompted
 
 if TYPE_CHECKING:
     from .app import TableApp
@@ -122,19 +123,28 @@ class Renderer:
         return self._base[1]
 
     def _prompts(self, session: Session, state: State, frame: ElementFrame, now: float) -> None:
-        level = pulse(now) if self.table.mode != "paused" else 0.25
-        waiting = session.waiting_seat(state)
+        """Each seat's status light as the table's status says: the seats to act pulse in
+        their colour, the others glow (dimmer once out of the round); the candidate of the
+        menu being chosen (or of the bot's move) is lit on the board."""
+        status = self.table.status()
+        level = pulse(now) if not status.paused else 0.25
         for player, seat in enumerate(session.players):
             colour = session.colours[player]
-            if seat == waiting or session.held:  # a held draw: any seat's press goes on
+            if prompted(status, seat):
                 frame[f"seat.{seat}.status"] = dim(colour, level)
             elif session.view.seat_active(state, player):
                 frame[f"seat.{seat}.status"] = dim(colour, 0.3)
             else:
                 frame[f"seat.{seat}.status"] = dim(colour, 0.06)
-        menu = session.menus.get(waiting or "*")
-        if menu is not None and self.table.mode == "playing":
-            frame.update(self.candidate_preview(session, menu, now, state))
+        menu = status.menu
+        key = None
+        if menu is not None and menu.kind == "game":
+            key = menu.seat
+        elif menu is not None and menu.kind == "bot" and status.waiting:
+            key = status.waiting[0]
+        shown = session.menus.get(key) if key is not None else None
+        if shown is not None and self.table.mode == "playing":
+            frame.update(self.candidate_preview(session, shown, now, state))
 
     def candidate_preview(
         self, session: Session, menu: Menu, now: float, state: State | None = None

@@ -23,12 +23,16 @@ from ..record import data_of, recorded, result_lines
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
 from .render import seen
+from .status import secrets_of, strings
 
 if TYPE_CHECKING:
     from .app import TableApp
 
 log = logging.getLogger("tavola.table")
 
+# a draw the app makes waits this long after an undoable action, so undo can still take
+# the action back before anybody sees the card; any press draws at once
+DRAW_GRACE_S = 4.0
 RETRY_S = 2.0  # a write the journal refused is tried again this often
 RETRY_WAIT_S = 0.1  # ... waiting this long for a lock (the first try waits the journal's 5 s)
 # how a bot's secret is handled on the board: the app knows it, nobody at the table does
@@ -93,6 +97,7 @@ class Session:
         self.locked = 0
         self.why_locked = ""
         self.held = False
+        self.held_until = 0.0  # ... and when the table draws it by itself
         # Bot seats: player -> its bot; `proposal` is the move the bot to act has chosen,
         # for the number of actions it was chosen at, and its public text (dropped at every
         # change of state)
@@ -177,9 +182,24 @@ class Session:
             return None
         if player == CHANCE:
             actor = self.view.chance_actor(seen if seen is not None else state)
-            # a card a bot turns over is entered by anyone (its own are drawn by the app)
-            return None if actor is None or actor in self.bots else self.players[actor]
+            # a card a bot turns over is entered by anyone (its own are drawn by the app),
+            # and so is one of a player no seat plays (solo Florence's automa, Strozzi)
+            if actor is None or actor in self.bots or not 0 <= actor < len(self.players):
+                return None
+            return self.players[actor]
         return self.players[player]
+
+    def menu_is_secret(self, menu: Menu, seat: str) -> bool:
+        """Whether a menu's words tell `seat`'s secret (a card in its hand, a tile it
+        holds, an action the log masks): it is then shown to that seat only."""
+        if seat not in self.players:
+            return False
+        state = self.state
+        hidden = strings(secrets_of(state, state.observe(), self.players.index(seat)))
+        return any(
+            self.view.public_text(state, a) != a.text or hidden.intersection(a.words)
+            for a in menu.actions
+        )
 
     def in_setup(self) -> bool:
         return bool(self.view.in_setup(self.state))
@@ -262,7 +282,7 @@ class Session:
             if action is not None:
                 self.confirm(action)
                 return
-        table.say(table.cursor_line(seat, menu))
+        table.say_where(seat, menu)
 
     def release(self, seat: str, command: str) -> None:
         """A press while a draw is held: the table draws now (the action before it can no
@@ -274,7 +294,7 @@ class Session:
             menu = self.menus.get(seat)
             if menu is not None and self.waiting_seat() == seat:
                 menu.next() if command == "next" else menu.previous()
-                self.table.say(self.table.cursor_line(seat, menu))
+                self.table.say_where(seat, menu)
 
     def on_scoring(self, seat: str, command: str) -> None:
         if command == "select":
@@ -356,9 +376,10 @@ class Session:
             if table.mode == "playing" and history and len(history) > self.locked:
                 # the draw waits for the next press: until then the action stays undoable
                 self.held = True
+                self.held_until = table.clock() + DRAW_GRACE_S
                 table.say(
                     f"Undo takes back {self.name(history[-1].player)}'s "
-                    f"'{self.shown(history[-1])}'; any button goes on."
+                    f"'{self.shown(history[-1])}' for {DRAW_GRACE_S:g} s; any button goes on."
                 )
                 return
             self.auto_draw()
@@ -379,7 +400,7 @@ class Session:
         if seat is None or state.current_player() == CHANCE:
             return  # a card to enter: no candidate card is previewed before it is drawn
         menu = self.menu_for(seat)
-        table.say(table.cursor_line(seat, menu))
+        table.say_where(seat, menu)
 
     def auto_draw(self, *, by_bot: bool = False) -> None:
         """The app draws the pending card (`by_bot`: one only a bot may see, said as the

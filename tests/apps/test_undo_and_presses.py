@@ -94,7 +94,7 @@ def test_a_strozzi_port_can_be_undone_until_the_next_press(make_table, tmp_path:
     seat = app.players[port.player]
     count = len(app.state.history)
     assert app.state.current_player() == CHANCE  # the next ship is due, and waits
-    said = f"Undo takes back seat {seat}'s '{port.text}'; any button goes on."
+    said = f"Undo takes back seat {seat}'s '{port.text}' for 4 s; any button goes on."
     assert make_table.said[-1] == said
     # every seat's light pulses: any of them goes on
     now = clock()
@@ -173,7 +173,7 @@ def test_undo_stops_where_the_next_player_acted_even_after_a_restart(
     again, _clock2, _bot2 = make_table(seed=9)
     assert snapshot(again) == frozen
     assert (again.app.session.locked, again.app.session.held) == (locked, waits)
-    again.app._table_button(_undo_press())
+    again.app.handle(_undo_press())
     assert snapshot(again) == frozen and make_table.said[-1] == refused
 
 
@@ -381,3 +381,24 @@ def test_a_power_cut_after_undo_resumes_exactly(tmp_path: Path) -> None:
         assert before["why"].endswith("has acted since")
     finally:
         table.close()
+
+
+def test_a_held_draw_is_made_by_itself_after_the_grace(make_table) -> None:
+    """'The player who has taken the ship card places it ... near one of the three ports'
+    (strozzi.txt), then the next ship card is drawn: the table waits DRAW_GRACE_S for an
+    undo, then draws by itself, so nobody presses just to go on."""
+    from apps.table.session import DRAW_GRACE_S
+
+    table, clock, bot = seated(make_table)
+    app = table.app
+    play_until(bot, 4, just_after(lambda a: a.words[0] == "port"))
+    count = len(app.state.history)
+    assert app.session.held and app.status().menu.kind == "go_on"
+    clock.advance(DRAW_GRACE_S - 0.5)
+    app.tick()
+    assert app.session.held and len(app.state.history) == count  # still undoable
+    clock.advance(1.0)
+    app.tick()
+    assert not app.session.held and app.state.history[-1].player == CHANCE
+    assert len(app.state.history) == count + 1
+    assert app.status().menu.kind == "game"  # the next seat chooses; no press was needed
