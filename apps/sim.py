@@ -8,7 +8,6 @@ input path (filters, event queue, menus, journal, lights) runs for real.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -21,9 +20,10 @@ from hw.backends.mock import MockStrip
 from hw.events import InputEvent
 
 from . import runtime
-from .menu import DONE
+from .menu import DONE, Menu
 from .runtime import Appliance
-from .table import TableApp
+from .table.session import DRAW_GRACE_S
+from .table.status import ANY, Status
 from .views import view_for
 
 PRESS_S = 0.05  # how long a bot holds a button for a press
@@ -252,16 +252,15 @@ class ButtonBot:
 
     # --- playing -------------------------------------------------------------------
     def presses_for(self, seat: str, action: Action) -> list[str]:
-        """The commands that walk a fresh menu to `action`, as a player would."""
+        """The commands that walk the seat's menu, from where its cursor is now (as the
+        table's status shows it), to `action`, as a player would."""
         app = self.table.app
         assert app.state is not None
         one = app.seats[seat].one_button if seat in app.seats else False
-        shown = app.menus.get(seat)
-        if shown is not None and shown.actions == list(app.state.legal_actions()):
-            menu = copy.copy(shown)  # from where the seat's cursor is now
-        else:
-            assert app.session is not None
-            menu = app.session.fresh_menu(seat)
+        menu = Menu(app.state.legal_actions(), with_back=one)
+        shown = app.status().menu_for(seat)
+        if shown is not None and shown.kind == "game":
+            menu.prefix, menu.index = shown.prefix, shown.index
         commands: list[str] = []
         words = action.words
         for _ in range(64):
@@ -283,12 +282,15 @@ class ButtonBot:
                 return commands
         raise RuntimeError(f"menu never reached {action.text!r}")
 
-    def choose(self) -> tuple[str, Action]:
+    def choose(self, status: Status | None = None) -> tuple[str, Action]:
+        """The seat whose menu it is (the first player for anyone's) and a random legal
+        action of it (a draw as the app would make it)."""
         app = self.table.app
+        status = status or app.status()
         state = app.state
-        assert state is not None
+        assert state is not None and status.menu is not None
         rng = derive(self.seed, "bot", len(state.history))
-        seat = app._waiting_seat() or app.players[0]
+        seat = status.menu.seat if status.menu.seat != ANY else app.players[0]
         legal = state.legal_actions()
         if state.current_player() == CHANCE:
             action = app.chance.draw(state)
@@ -296,92 +298,68 @@ class ButtonBot:
             action = legal[rng.randrange(len(legal))]
         return seat, action
 
-    def release(self, app: TableApp) -> None:
-        """A draw is held for the next press: the seat that acts after it presses the
-        first move it will need anyway (previous or next), or select when its choice is
-        where the cursor will start (that press then only draws)."""
-        session = app.session
-        assert session is not None
-        after = session.state.clone()
-        while after.current_player() == CHANCE:
-            after.apply(app.chance.draw(after))
-        player = after.current_player()
-        if player is None or player < 0 or player in session.bots:
-            self.command(app.players[0], "select")  # only draws
-            return
-        seat = app.players[player]
-        legal = after.legal_actions()
-        action = legal[derive(self.seed, "bot", len(after.history)).randrange(len(legal))]
-        menu = session.fresh_menu(seat, after)
-        options = menu.options()
-        want = action.words[len(menu.prefix)] if len(action.words) > len(menu.prefix) else DONE
-        ahead = (options.index(want) - menu.index) % len(options)
-        one = app.seats[seat].one_button if seat in app.seats else False
-        if ahead == 0:
-            self.command(seat, "select")
-        else:
-            self.command(seat, "next" if one or ahead <= len(options) - ahead else "previous")
-
-    def hand_for_bot(self) -> str:
+    def hand_for_bot(self, status: Status | None = None) -> str:
         """Who confirms a bot's move: the first person at the table (the bot's own
         seat's buttons when every seat is a bot's)."""
-        session = self.table.app.session
-        assert session is not None
-        people = [s for p, s in enumerate(session.players) if p not in session.bots]
-        player = session.bot_to_act()
-        return people[0] if people else session.players[player or 0]
+        status = status or self.table.app.status()
+        people = [s.seat for s in status.seats if not s.bot]
+        return people[0] if people else status.waiting[0]
 
-    def stray_press(self, rng: random.Random) -> None:
+    def stray_press(self, rng: random.Random, status: Status) -> None:
         """Somebody presses out of turn: the table must flash and change nothing."""
-        app = self.table.app
-        waiting = app._waiting_seat()
-        others = [s for s in app.players if s != waiting]
+        others = [s.seat for s in status.seats if s.seat not in status.waiting]
         if others:
             self.command(rng.choice(others), rng.choice(["next", "select", "previous"]))
 
     def play(self, players: int, max_presses: int = 200_000) -> bool:
         """From wherever the table is (idle, seating, mid-game) to game over. False when the
         game had not ended after `max_presses` presses (a rulebook may allow endless play)."""
-        while self.table.app.mode != "over":
+        while not self.table.app.status().over:
             if self.presses > max_presses:
                 return False
             self.advance(players)
         return True
 
     def advance(self, players: int) -> None:
-        """One step towards the end: join and start, confirm setup, skip scoring, or decide."""
+        """One step towards the end, as the table's status asks: join and start, answer
+        the component check, go on, confirm a bot's move, or decide."""
         app = self.table.app
         seats = [s.name for s in self.table.config.hw.seats if s.kind != "table"][:players]
-        mode = app.mode
-        if mode in ("idle", "choosing", "scoring", "over") or (
-            mode == "setup" and not app._in_setup()
-        ):
-            self.command(seats[0], "select")
-        elif mode == "seating":
+        status = app.status()
+        menu = status.menu
+        if status.seating:
+            joined = {s.seat: s for s in status.seats if s.joined}
             for seat in seats:
-                if seat not in app.seating.joined:
+                if seat not in joined:
                     self.command(seat, "select")
-                elif seat in app.seating.bots and seat not in app.bots:
+                elif joined[seat].bot and seat not in app.bots:
                     self.command(seat, "select")  # a bot seated by hand: play there
-            if app.mode == "seating":
+            if app.status().seating:
                 self.press("table", "menu")
-        elif mode == "checking" and app.lobby.check is not None:
+        elif status.paused:
+            self.press("table", "menu")
+        elif menu is None or menu.kind == "lobby":
+            self.command(seats[0], "select")  # idle wakes; a game is chosen
+        elif menu.kind == "check":
             # a bot plays with the guesses: the cursor to `later` (or `stop`), and select
-            menu = app.lobby.check.menu
-            while menu.current not in ("later", "stop"):
+            while (m := app.status().menu) is not None and m.options[m.index] not in (
+                "later",
+                "stop",
+            ):
                 self.command(seats[0], "next")
             self.command(seats[0], "select")
-        elif mode == "paused":
-            self.press("table", "menu")
-        elif app.session is not None and app.session.held:
-            self.release(app)
-        elif app.session is not None and app.session.bot_to_act() is not None:
+        elif menu.kind == "go_on":
+            if menu.auto:
+                self.wait(DRAW_GRACE_S)  # a held draw: nobody needs to press
+            else:
+                self.command(seats[0], "select")
+        elif menu.kind == "bot":
             # the bot's move is carried out on the board; a person confirms it
-            self.command(self.hand_for_bot(), "select")
+            self.command(self.hand_for_bot(status), "select")
         else:
             if self.noise and self._stray.random() < self.noise:
-                self.stray_press(self._stray)
-            seat, action = self.choose()
+                self.stray_press(self._stray, status)
+            seat, action = self.choose(status)
             chance, before = (
                 app.state is not None and app.state.current_player() == CHANCE,
                 self.presses,
@@ -390,6 +368,11 @@ class ButtonBot:
                 self.command(seat, command)
             if chance:  # a card entered on the buttons (`chance = "pick"`)
                 self.entered.append((action.text, self.presses - before))
+
+    def wait(self, seconds: float) -> None:
+        """Nobody presses for `seconds`: the table goes on by itself where it does."""
+        self.clock.advance(seconds)
+        self.pump()
 
 
 def final_lines(table: Appliance) -> list[str]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from engine.bots import Bot, decide, make_bot
-from engine.core import CHANCE, Action, Event, Game, SeatNamer, State, seat_name
+from engine.core import CHANCE, Action, Event, Game, Observation, SeatNamer, State, seat_name
 
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
@@ -189,13 +189,15 @@ class Session:
             return self.players[actor]
         return self.players[player]
 
-    def menu_is_secret(self, menu: Menu, seat: str) -> bool:
+    def menu_is_secret(self, menu: Menu, seat: str, public: Observation | None = None) -> bool:
         """Whether a menu's words tell `seat`'s secret (a card in its hand, a tile it
-        holds, an action the log masks): it is then shown to that seat only."""
+        holds, an action the log masks): it is then shown to that seat only. `public` is
+        the public observation, when the caller has it."""
         if seat not in self.players:
             return False
         state = self.state
-        hidden = strings(secrets_of(state, state.observe(), self.players.index(seat)))
+        public = public if public is not None else state.observe()
+        hidden = strings(secrets_of(state, public, self.players.index(seat)))
         return any(
             self.view.public_text(state, a) != a.text or hidden.intersection(a.words)
             for a in menu.actions

@@ -49,6 +49,7 @@ class MenuStatus:
     prefix: tuple[str, ...] = ()
     can_back: bool = False
     private: bool = False  # its words tell that seat's secret: shown to that seat only
+    auto: bool = False  # the table goes on by itself soon (a held draw): no press needed
 
     @property
     def decision(self) -> bool:
@@ -246,7 +247,7 @@ def _game(app: TableApp, session: Session, title: str, common: dict[str, object]
         )
         for p, seat in enumerate(session.players)
     )
-    menu, prompt, waiting = _menu(app, session)
+    menu, prompt, waiting = _menu(app, session, obs)
     turn = None
     if len(waiting) == 1 and waiting[0] in session.players:
         turn = seats[session.players.index(waiting[0])]
@@ -291,8 +292,11 @@ def _game(app: TableApp, session: Session, title: str, common: dict[str, object]
     )
 
 
-def _menu(app: TableApp, session: Session) -> tuple[MenuStatus | None, str, tuple[str, ...]]:
-    """(the menu the buttons act on, the prompt sentence, the seats prompted) in a game."""
+def _menu(
+    app: TableApp, session: Session, obs: Observation
+) -> tuple[MenuStatus | None, str, tuple[str, ...]]:
+    """(the menu the buttons act on, the prompt sentence, the seats prompted) in a game;
+    `obs` is the public observation."""
     state, mode = session.state, app.mode
     if mode == "paused":
         waiting = session.waiting_seat()
@@ -315,7 +319,7 @@ def _menu(app: TableApp, session: Session) -> tuple[MenuStatus | None, str, tupl
     if session.held:
         last = state.history[-1]
         return (
-            MenuStatus(ANY, "go_on", ("go on",), 0),
+            MenuStatus(ANY, "go_on", ("go on",), 0, auto=True),
             f"Undo takes back {session.name(last.player)}'s '{session.shown(last)}' until "
             "the table draws; any button goes on.",
             (ANY,),
@@ -334,7 +338,7 @@ def _menu(app: TableApp, session: Session) -> tuple[MenuStatus | None, str, tupl
     waiting = session.waiting_seat()
     key = waiting if waiting is not None else ANY
     menu = session.menus.get(key) or session.menu_for(key)
-    private = waiting is not None and session.menu_is_secret(menu, waiting)
+    private = waiting is not None and session.menu_is_secret(menu, waiting, obs)
     shown = MenuStatus(
         key,
         "game",

@@ -92,7 +92,7 @@ class Dealer(ButtonBot):
         self.pile: list[str] = []
         self.first: list[str] = []  # faces of cards to put on top of the first round's deck
 
-    def choose(self) -> tuple[str, Action]:
+    def choose(self, status=None) -> tuple[str, Action]:  # type: ignore[no-untyped-def]
         app = self.table.app
         state = app.state
         assert state is not None
@@ -108,7 +108,7 @@ class Dealer(ButtonBot):
             face = self.pile.pop(0)  # the top card: the test knows its face, nothing else
             seat = app._waiting_seat() or app.players[0]
             return seat, Action(CHANCE, f"draw {face}")
-        return super().choose()
+        return super().choose(status)
 
     def ships(self) -> list[tuple[str, int]]:
         """The ships entered on the buttons, with the presses each took."""

@@ -57,7 +57,10 @@ def counting_observes(state: Any) -> Iterator[list[int | None]]:
 
 
 def test_a_frame_observes_the_game_once(make_table) -> None:
-    """Board, the four seats' prompts and the candidate's preview share one observation."""
+    """Board, the four seats' prompts and the candidate's preview share one observation;
+    the table's status, built once per change, observes the public view and the acting
+    seat's (whether its menu tells a secret) once, and a frame at the same board version
+    reads it as it is."""
     table, clock, bot = seated_at(make_table, ["1", "2", "3", "4"])
     app = table.app
     seat = to_a_decision(app, bot)
@@ -66,6 +69,10 @@ def test_a_frame_observes_the_game_once(make_table) -> None:
     with counting_observes(app.state) as calls:
         app.version += 1  # a new board version: nothing cached, the whole frame is drawn
         frame = app.frame(clock())
+    player = app.players.index(seat)
+    assert sorted(calls, key=str) == sorted([None, player, None], key=str)
+    with counting_observes(app.state) as calls:
+        app.frame(clock() + 0.1)  # the same board: the status and the board are kept
     assert calls == [None]
     assert f"seat.{seat}.status" in frame and any(k.startswith("strozzi.track.") for k in frame)
 
