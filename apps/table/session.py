@@ -602,15 +602,16 @@ def lock(
     view: View, state: State, action: Action, events: list[Event], names: SeatNamer = seat_name
 ) -> tuple[int, str]:
     """How many actions are locked once `action` is applied to `state` (state after it),
-    and why: a draw, an action that shows something hidden (its public text differs from
-    its text), a scoring or the end lock everything; a seat acting after another seat
-    locks what came before it (the other seat's turn is over)."""
+    and why. Undo never takes back what a seat or the table has seen: an action that
+    revealed something hidden (the engine says which, `State.reveals`: a draw, a card
+    discarded face up, a deck looked through), a scoring or the end lock everything; a
+    seat acting after another seat locks what came before it (the other seat's turn is
+    over)."""
     history = state.history
     n = len(history)
-    if action.player == CHANCE:
-        return n, "it was a draw everybody saw"
-    if view.public_text(state, action) != action.text:
-        return n, "it revealed something hidden"
+    revealed = state.reveals(action, events)
+    if revealed is not None:
+        return n, revealed
     if state.is_over() or (events and view.is_scoring(events)):
         return n, "it was scored"
     if n >= 2 and history[-2].player not in (action.player, CHANCE):

@@ -25,13 +25,14 @@ from .hidden import redeal
 from .observation import Observation
 from .playout import PLAYOUT_LIMIT, fast_play_out, play_out
 from .rng import derive, draw_chance, random_action
-from .rulebook import Rule, Rulebook, in_phases
+from .rulebook import Rule, Rulebook, in_phases, revealing
 from .scoring import Breakdown, ScoreStep, breakdown, joined, points_text, replayed
-from .state import Game, Option, SeatNamer, State, capital, seat_name
+from .state import DRAWN, Game, Option, SeatNamer, State, capital, seat_name
 from .words import counted
 
 __all__ = [
     "CHANCE",
+    "DRAWN",
     "LISTS",
     "MAPPING",
     "OPTIONAL",
@@ -82,6 +83,7 @@ __all__ = [
     "random_action",
     "redeal",
     "replayed",
+    "revealing",
     "seat_name",
     "tuples",
     "value_problem",

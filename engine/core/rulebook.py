@@ -31,6 +31,10 @@ also explain its verbs in phases where they are never possible (`refuses`: a spe
 move "bought at the beginning of the turn", asked for after the first step). And
 `Rulebook(..., offers=...)` lists, for a phase, the rules in the order their actions are
 offered, where a menu lists them otherwise than the rulebook's headings.
+
+A rule whose action shows a seat or the table something hidden until then (a card
+discarded face up, a deck looked through) names the events that say so in `reveals`,
+with the reason in words; `Rulebook.revealing` gathers them for `State.reveals`.
 """
 
 from __future__ import annotations
@@ -58,6 +62,12 @@ def in_phases(**verbs: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
     return MappingProxyType(verbs)
 
 
+def revealing(**why: str) -> Mapping[str, str]:
+    """A rule's `reveals`: event kind -> why the action that caused it cannot be taken
+    back (read-only)."""
+    return MappingProxyType(why)
+
+
 class Rule(Generic[S]):
     """One rulebook heading and the actions it governs (see the module docstring)."""
 
@@ -69,6 +79,11 @@ class Rule(Generic[S]):
     refuses: ClassVar[Mapping[str, tuple[str, ...]]] = in_phases()
     """phase -> verbs of this rule it explains in a phase where they are never possible;
     only `refuse` is asked for them there."""
+    reveals: ClassVar[Mapping[str, str]] = revealing()
+    """Event kind -> why an action that caused it can no longer be taken back: the events
+    by which this rule shows a seat, or the whole table, something hidden until then (a
+    card discarded face up, a face-down deck looked through). Only the rules know what is
+    hidden, so they say it; `State.reveals` reads them (the table's undo asks it)."""
 
     def texts(self, state: S) -> Sequence[str]:
         """The legal texts of this rule's verbs in the state's phase."""
@@ -116,6 +131,18 @@ class Rulebook(Generic[S]):
         self._dispatch: dict[tuple[str, str], tuple[Rule[S] | None, str, str]] = {}
         self.verbs = tuple(verbs)
         self._verbs = frozenset(verbs)
+        self.revealing = self._revealing()
+
+    def _revealing(self) -> Mapping[str, str]:
+        """Every rule's `reveals` in one mapping; an event kind two rules declare would
+        have two reasons, so it is refused like a verb with two homes."""
+        why: dict[str, str] = {}
+        for rule in self.rules:
+            for kind, reason in rule.reveals.items():
+                if kind in why:
+                    raise ValueError(f"{self.title}: event '{kind}' is declared revealing twice")
+                why[kind] = reason
+        return MappingProxyType(why)
 
     def _claim(
         self,

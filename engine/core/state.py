@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 from .action import CHANCE, Action, Event, normalise
@@ -82,6 +83,9 @@ class Option:
         named = [repr(c) for c in self.choices or () if not isinstance(c, int)]
         return f"{' or '.join(named)} or " if named else ""
 
+
+DRAWN = "it was a draw, and what came up has been seen"
+"""Why a draw cannot be taken back (`State.reveals`): a card turned over, a tile drawn."""
 
 MAX_NOTATION = 200
 """Longer text is never an action (the longest notation is a few dozen characters)."""
@@ -283,6 +287,9 @@ class State(ABC):
     public observation then shows none."""
     phase: str
     """The current phase name, driven by the game's `Flow`."""
+    revealing: ClassVar[Mapping[str, str]] = MappingProxyType({})
+    """Event kind -> why an action that caused it cannot be taken back: the game's
+    `Rulebook.revealing` (the events by which its rules show something hidden)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -461,6 +468,23 @@ class State(ABC):
 
     def _public_round(self) -> int | None:
         """The round in play, for the observation; None for a game without rounds."""
+        return None
+
+    # --- what an action showed ---------------------------------------------------
+    def reveals(self, action: Action, events: Sequence[Event]) -> str | None:
+        """Why `action`, just applied with `events`, can no longer be taken back because
+        it showed a seat or the whole table something hidden until then; None when it
+        showed nothing new. Only the engine knows what is hidden, so it says: a draw
+        always shows what came up ("Chance is input"), and a seat's action shows
+        something when one of its events is one the rules declare (`Rule.reveals`: a card
+        discarded face up, a face-down deck looked through)."""
+        if action.player == CHANCE:
+            return DRAWN
+        revealing = self.revealing
+        for event in events:
+            why = revealing.get(event.kind)
+            if why is not None:
+                return why
         return None
 
     # --- the read model -----------------------------------------------------------

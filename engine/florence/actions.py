@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
-from engine.core import Event, Rule, in_phases
+from engine.core import Event, Rule, in_phases, revealing
 
 from .end import next_seat_after, wants_discard
 from .flow import FLOW
@@ -1002,6 +1002,9 @@ class TradingScandalsForTime(Rule["FlorenceState"]):
         queue_scoring=("discard",),
         final_discards=("discard",),
     )
+    # the card goes onto its Noble's face-up discard pile ("form a discard pile for each
+    # Noble"): every seat has seen it, at whichever decision it was discarded
+    reveals = revealing(scandal_discarded="the card lies face up on its Noble's discard pile")
 
     def texts(self, state: FlorenceState) -> list[str]:
         return self.discard_texts(state, state.turn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core import Event, Rule, in_phases
+from engine.core import Event, Rule, in_phases, revealing
 
 from .flow import FLOW
 
@@ -68,6 +68,12 @@ class ScandalCards(Rule["FlorenceState"]):
 
     heading = "Scandal Cards"
     plays = in_phases(noble_movement=("draw",), hand_limit=("keep",))
+    # a card taken without a draw to enter (scandal_entry = "play", or a pile left with
+    # one kind) is still a card a seat has drawn and seen; Strozzi's goes face up
+    reveals = revealing(
+        scandal_gained="a scandal card has been drawn into a hand",
+        scandal_discarded_by_automa="Strozzi's scandal card lies face up on the discards",
+    )
 
     def texts(self, state: FlorenceState) -> list[str]:
         if state.phase == "hand_limit":  # "keep" first: declining takes one press

@@ -189,6 +189,8 @@ def _copy_solo(solo_state: SoloState | None) -> SoloState | None:
 class FlorenceState(State):
     """A Florence position: the facade over the rulebook's units (module docstring)."""
 
+    revealing = RULEBOOK.revealing
+
     FIELDS = Fields(
         phase=SCALAR,
         round=SCALAR,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from engine.core import Event, in_phases
+from engine.core import Event, in_phases, revealing
 
 from .actions import BRAG, DISPATCH, GIVE_A_GIFT, PROMOTE, RUSH, Action, Brag, GiveAGift, Move
 from .hand import playable_cards, reveal
@@ -443,6 +443,8 @@ class PlayAScandal(Action):
     heading = "Play a Scandal"
     verb = "scandal"
     plays = in_phases(actions=("scandal",), moving=("stop",))
+    # the card played leaves the hand face up onto its Noble's discard pile
+    reveals = revealing(scandal_played="the scandal card was played face up")
 
     def texts(self, state: FlorenceState) -> list[str]:
         s = state.turn

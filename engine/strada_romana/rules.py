@@ -151,6 +151,7 @@ class StradaRomanaState(State):
         bag_tiles=Field(SCALARS, saved=False),
     )
     setup_phases = SETUP_PHASES
+    revealing = RULEBOOK.revealing
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)

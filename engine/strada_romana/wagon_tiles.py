@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.core import Event, Option, Rule, in_phases
+from engine.core import Event, Option, Rule, in_phases, revealing
 
 from . import movement, scoring
 from .flow import FLOW, action_words
@@ -41,6 +41,13 @@ class ChooseAWagonTile(Rule["StradaRomanaState"]):
 
     heading = 'b) Choose a "Wagon Tile"'
     plays = in_phases(turn=("tile",), wagon_tile=("wagon",))
+    # "players pick the 'wagon tiles' deck up and choose one of them": whoever takes a
+    # tile has seen the deck, whenever its wagon is entered; a tile named as it is taken
+    # is then a secret the table keeps face down
+    reveals = revealing(
+        wagon_tile_taken="the wagon tile deck has been looked through",
+        wagon_tile_entered="the wagon tile chosen from the deck is named, face down",
+    )
 
     def texts(self, state: StradaRomanaState) -> Sequence[str]:
         if state.phase == "wagon_tile":
@@ -118,6 +125,7 @@ class WagonTiles(Rule["StradaRomanaState"]):
 
     heading = "Wagon Tiles"
     plays = in_phases(reveal=("wagon",))
+    reveals = revealing(wagon_tile_revealed="the wagon tile is face up for everyone")
 
     def texts(self, state: StradaRomanaState) -> Sequence[str]:
         return CHOOSING.still_possible(state)

@@ -1115,6 +1115,8 @@ class StrozziState(State):
         payouts=Field(tuples(of=Payout, immutable=True), default=()),  # older records: none
     )
     secret_scores = True  # "Players may keep the amount of their money secret."
+    # empty: what Strozzi reveals (a ship turned over, a progress token turned up) is drawn
+    revealing = RULEBOOK.revealing
 
     def __init__(self, players: int, seed: int, options: dict[str, Any], data: GameData) -> None:
         super().__init__(players, seed, options, data)

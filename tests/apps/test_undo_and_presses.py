@@ -22,7 +22,7 @@ from apps.table import TableApp
 from apps.table.render import ERROR, pulse
 from apps.views import view_for
 from apps.views.base import OFF, dim
-from engine.core import CHANCE
+from engine.core import CHANCE, DRAWN
 from tests.apps.test_table import journal_actions, seated, snapshot
 
 
@@ -118,9 +118,7 @@ def test_a_strozzi_port_can_be_undone_until_the_next_press(make_table, tmp_path:
     drawn = snapshot(table)
     bot.press("table", "undo")
     assert snapshot(table) == drawn
-    assert make_table.said[-1] == (
-        f"'{app.state.history[-1].text}' cannot be undone: it was a draw everybody saw."
-    )
+    assert make_table.said[-1] == f"'{app.state.history[-1].text}' cannot be undone: {DRAWN}."
 
 
 def test_a_solo_florence_action_can_be_undone(florence, tmp_path: Path) -> None:
@@ -288,8 +286,8 @@ def test_the_refusal_pattern_differs_from_every_seats_prompt(game: str) -> None:
 
 def test_a_strada_romana_move_can_be_undone_but_a_face_down_tile_cannot(tmp_path: Path) -> None:
     """'When the game ends, all players reveal the "wagon tiles" they own' (strada-romana.txt):
-    a tile named as it is taken is hidden from the others, so taking it cannot be undone
-    (the holder has seen the deck); any other action can, until the next seat acts."""
+    a tile named as it is taken is hidden from the others, so naming it cannot be undone
+    (the holder chose it from the deck it has seen); a move can, until the next seat acts."""
     config = demo_config("strada_romana", 2, journal=tmp_path / "j.db", seed=4)
     config.app.options = {"wagon_tiles": "when_taken"}  # the tile is named as it is taken
     clock = ManualClock()
@@ -300,7 +298,7 @@ def test_a_strada_romana_move_can_be_undone_but_a_face_down_tile_cannot(tmp_path
         table.app.tick()
         bot = ButtonBot(table, clock, 4)
         app = table.app
-        play_until(bot, 2, just_after(lambda a: a.words[0] not in ("wagon", "end")))
+        play_until(bot, 2, just_after(lambda a: a.words[0] not in ("wagon", "tile", "end")))
         move = next(a for a in reversed(app.state.history) if a.player != CHANCE)
         count = len(app.state.history)
         assert app.state.history[-1] == move  # any draw after it waits
@@ -310,7 +308,10 @@ def test_a_strada_romana_move_can_be_undone_but_a_face_down_tile_cannot(tmp_path
         frozen = snapshot(table)
         bot.press("table", "undo")
         assert snapshot(table) == frozen
-        assert said[-1].endswith("cannot be undone: it revealed something hidden.")
+        assert said[-1] == (
+            "'wagon (a face-down tile)' cannot be undone: "
+            "the wagon tile chosen from the deck is named, face down."
+        )
     finally:
         table.close()
 
