@@ -528,10 +528,9 @@ class FlorenceGame(Game[FlorenceState]):
                 )
 
     horizon = 30
-    """About an eighth of a 3-player game: random games are 5-10 times slower than
-    Strozzi's, and a search playing them out took the 0.2 s bound with fewer than 48
-    playouts; cut here it keeps them in about a quarter of the time and still sees what
-    its move leads to (bench/bench_bots.py)."""
+    """About an eighth of a 3-player game. Random games are 5-10 times slower than
+    Strozzi's: played to the end, a search took its 0.2 s bound with fewer than 48
+    playouts; cut here, it makes them in about a quarter of the time (docs/bots.md)."""
 
     def evaluate_seats(self, obs: Observation, seat: int) -> list[float]:
         """For the bots: Victory Points, plus a quarter point per unit of time (time buys
