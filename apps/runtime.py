@@ -66,11 +66,11 @@ from hw.tomlsource import ConfigError, TomlSource
 from .args import SEED
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
+from .games import table_games
 from .journal import Journal, default_path
 from .names import NAME, name_problem
 from .peripherals import Peripherals
 from .table import TableApp, TableSeat
-from .views import view_for
 from .web.config import WEB, WebConfig
 
 log = logging.getLogger("tavola")
@@ -450,11 +450,10 @@ class Appliance:
         names = [config.app.game] if config.app.game else engine.games()
         layouts: dict[str, Layout] = {}
         for name in names:
-            try:
-                view = view_for(name)
-            except KeyError:
+            game = table_games().get(name)
+            if game is None:
                 continue
-            path = config.app.layouts.get(name) or view.layout_path()
+            path = config.app.layouts.get(name) or game.layout
             layouts[name] = Layout.load(path)
         if not layouts:
             raise ConfigError(f"{config.source}: no game with a table view to play")

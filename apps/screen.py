@@ -22,6 +22,7 @@ import engine
 from engine.core import CHANCE, counted
 from engine.strada_romana.board import BUYABLE, HEADINGS, TO_PORTUS, TO_ROME
 
+from .games import table_games
 from .views.base import OFF, Colour, ElementFrame
 
 if TYPE_CHECKING:
@@ -395,21 +396,14 @@ def generic_sheet(frame: ElementFrame, app: TableApp) -> list[str]:
     return [fit(f"{label[:22]:<22} " + "".join(cells)) for label, cells in rows.items()]
 
 
-SHEETS: dict[str, Sheet] = {
-    "strozzi": strozzi_sheet,
-    "florence": florence_sheet,
-    "strada_romana": strada_sheet,
-}
-
-
 def app_layout(app: TableApp):  # type: ignore[no-untyped-def]
     """The LED layout of the game on the table (for the generic sheet)."""
     from hw.layout import Layout
 
-    view = app.view
-    if view is None:
+    game = table_games().get(app.game_name or "") if app.view is not None else None
+    if game is None:
         return None
-    return Layout.load(view.layout_path())
+    return Layout.load(game.layout)
 
 
 def wrapped(text: str) -> list[str]:
@@ -553,7 +547,8 @@ class Screen:
     def lines(self, app: TableApp, now: float) -> list[str]:
         """The whole screen, HEIGHT lines of at most WIDTH columns."""
         frame = app.frame(now)
-        sheet = SHEETS.get(app.game_name or "", generic_sheet)
+        game = table_games().get(app.game_name or "")
+        sheet = game.sheet if game is not None else generic_sheet
         board = sheet(frame, app) if app.view is not None else []
         top = [f"\x1b[1m{s}{RESET}" if i == 0 else s for i, s in enumerate(self.status(app))]
         help_ = help_line(self.seats)

@@ -20,11 +20,11 @@ from hw.backends.mock import MockStrip
 from hw.events import InputEvent
 
 from . import runtime
+from .games import table_game
 from .menu import DONE, Menu
 from .runtime import Appliance
 from .table.session import DRAW_GRACE_S
 from .table.status import ANY, Status
-from .views import view_for
 
 PRESS_S = 0.05  # how long a bot holds a button for a press
 HOLD_S = 0.8  # ... and for a long press (above the 0.6 s hold threshold)
@@ -161,7 +161,7 @@ def demo_config(
 def _layout_count(game: str) -> int:
     from hw.layout import Layout
 
-    layout = Layout.load(view_for(game).layout_path())
+    layout = Layout.load(table_game(game).layout)
     return layout.strips[layout.default_strip]
 
 

@@ -4,7 +4,7 @@ First, random playouts per second of each game at 4 players on the checked and t
 path. Then, per game and player count: ISMCTS's win rate as a ratio of its fair share
 (1/players; a shared win counts its share) with a 95% Wilson interval, the decision time
 p50/p95 of its search with the budget below, how many of its playouts were capped
-(Strada Romana's endless jam) or judged at the game's horizon (`HORIZONS`), and the
+(Strada Romana's endless jam) or judged at the game's horizon (`Game.horizon`), and the
 process's peak RSS. The ISMCTS seat moves round the table from game to game. The
 issue's figures need `--games 200`:
 
@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 
 import engine
-from engine.bots import HORIZONS, Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
+from engine.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
 from engine.core import Action, State, derive, fast_play_out, play_out
 
 GAMES = 2
@@ -129,10 +129,10 @@ def lines(
     games: int = GAMES, players: tuple[int, ...] = PLAYERS, names: tuple[str, ...] = NAMES
 ) -> Iterator[str]:
     """The figures, each line as soon as it is measured (a 200-game line takes minutes)."""
+    cut = ", ".join(f"{g} {engine.get(g).horizon}" for g in names if engine.get(g).horizon)
     yield (
         f"budget: {BUDGET.playouts} playouts or {BUDGET.seconds} s per decision; playouts "
-        f"cut at {', '.join(f'{g} {h}' for g, h in HORIZONS.items())} actions; "
-        f"{games} games per line"
+        f"cut at {cut} actions; {games} games per line"
     )
     for name in names:
         yield playout_speed(name, 4)

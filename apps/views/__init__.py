@@ -1,26 +1,25 @@
-"""Per-game LED views. A game plugs into the table with a view, a layout and its notation.
+"""Per-game LED views. A game plugs into the table with one registration (apps.games)
+holding its view, its layout and its drawings; its notation gives the menus.
 
-Views are found by game name: `apps.views.<game>` defines `VIEW`.
+`view_for` and `has_view` read that registration.
 """
 
 from __future__ import annotations
 
-import importlib
-
+from ..games import table_game
 from .base import Colour, ElementFrame, View, ViewContext
 
 
 def view_for(game: str) -> View:
-    """The view of `game` (its module `apps.views.<game>` defines VIEW)."""
+    """The view of `game`, from its table registration (apps/games/<game>.py)."""
     try:
-        module = importlib.import_module(f"{__name__}.{game}")
-    except ModuleNotFoundError:
+        return table_game(game).view
+    except KeyError:
         raise KeyError(f"no table view for {game!r} yet") from None
-    return module.VIEW
 
 
 def has_view(game: str) -> bool:
-    """Whether `game` can be played at the table (it has a view)."""
+    """Whether `game` can be played at the table (it is registered there)."""
     try:
         view_for(game)
     except KeyError:

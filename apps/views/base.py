@@ -9,8 +9,6 @@ in order (stacked markers on one track space).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 
 from engine.core import Action, Event, SeatNamer, State, seat_name
 
@@ -42,8 +40,6 @@ class ViewContext:
 class View:
     """Base class of the per-game views; every method is pure (no clocks, no I/O)."""
 
-    game: str = ""
-    layout_name: str = ""
     palette: tuple[tuple[str, Colour], ...] = ()
     """Seat colours offered at seating, in order: (name, colour)."""
     observes_only: bool = False
@@ -54,10 +50,6 @@ class View:
     def palette_for(self, players: int) -> tuple[tuple[str, Colour], ...]:
         """The colours of a game of `players` (a solo game may reserve the automa's)."""
         return self.palette
-
-    def layout_path(self) -> Path:
-        """The default LED layout of this game's table, shipped with the view."""
-        return Path(str(resources.files("apps.layouts").joinpath(self.layout_name)))
 
     def render(self, state: State, ctx: ViewContext) -> ElementFrame:
         """The board as it should look now; hidden information never appears."""

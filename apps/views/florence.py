@@ -206,8 +206,6 @@ def _highlight(
 
 
 class FlorenceView(View):
-    game = "florence"
-    layout_name = "florence.toml"
     observes_only = True
     palette = (
         ("blue", (0, 60, 255)),

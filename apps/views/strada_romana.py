@@ -77,8 +77,6 @@ def _where(wagon: Wagon) -> str | None:
 
 
 class StradaRomanaView(View):
-    game = GAME
-    layout_name = "strada_romana.toml"
     observes_only = True
     palette = (  # five players at most; no yellow, the colour of the coins
         ("red", (255, 0, 0)),

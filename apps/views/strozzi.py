@@ -26,8 +26,6 @@ SAIL_LEDS = 9
 
 class StrozziView(View):
     observes_only = True
-    game = "strozzi"
-    layout_name = "strozzi.toml"
     palette = (
         ("red", (255, 0, 0)),
         ("green", (0, 200, 0)),

@@ -4,24 +4,24 @@ LED colours the table shows now, for the phone page.
 Only public information reaches the drawing: it takes an `Observation` for the whole
 table (`observe(None)`), never a State, so a secret has no way in.
 
-One drawing for every game: `apps.web.boards.<game>` draws the board itself (a new game
-adds a module there and nothing else) and says where each LED element of its layout is;
-this module adds what every game shares: the prompt, the last action (in words, and its
-squares or ports outlined), the seats with their public holdings and whose turn it is,
-and the table's LED colours from `frame` on the elements they light, so a preview lit
-while a seat chooses shows on the phone as it does on the board.
+One drawing for every game: the game's board drawing (its `board`, registered in
+apps/games/<game>.py; the shipped games' are in `apps.web.boards`) draws the board itself
+and says where each LED element of its layout is; this module adds what every game
+shares: the prompt, the last action (in words, and its squares or ports outlined), the
+seats with their public holdings and whose turn it is, and the table's LED colours from
+`frame` on the elements they light, so a preview lit while a seat chooses shows on the
+phone as it does on the board.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Protocol, cast
+from typing import Protocol
 
 from engine.core.observation import Observation
 
+from ..games import table_game
 from ..views.base import OFF, Colour, ElementFrame
 from .svg import FAINT, FONT, INK, PAPER, WIDTH, Box, Canvas, hex_colour, wrap
 
@@ -51,7 +51,7 @@ class SeatInfo:
 
 
 class GameBoard(Protocol):
-    """What `apps.web.boards.<game>` provides."""
+    """What a game's board drawing provides (a module of `apps.web.boards`)."""
 
     def draw(self, obs: Observation, c: Canvas, colour: Sequence[Colour]) -> None:
         """The board from `c.y` down; `colour[seat]` is each seat's colour (the
@@ -62,11 +62,11 @@ class GameBoard(Protocol):
 
 
 def _board(game: str) -> GameBoard:
+    """The drawing of `game`, from its table registration (apps.games)."""
     try:
-        module: ModuleType = importlib.import_module(f"{__package__}.boards.{game}")
-    except ModuleNotFoundError:
+        return table_game(game).board
+    except KeyError:
         raise KeyError(f"no board drawing for {game!r} yet") from None
-    return cast(GameBoard, module)
 
 
 def _seat_list(

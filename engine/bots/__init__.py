@@ -8,14 +8,12 @@ docs/bots.md says what each one does and what is not built yet.
 """
 
 from .base import Bot, RandomBot, Trail, outcome, play_game
-from .greedy import EVALUATIONS, GreedyBot, evaluate, judge
-from .ismcts import HORIZONS, Budget, IsmctsBot, SearchStats
+from .greedy import GreedyBot, evaluate, judge
+from .ismcts import Budget, IsmctsBot, SearchStats
 from .ladder import DEFAULT_LEVEL, LEVELS, decide, decision_rng, make_bot
 
 __all__ = [
     "DEFAULT_LEVEL",
-    "EVALUATIONS",
-    "HORIZONS",
     "LEVELS",
     "Bot",
     "Budget",

@@ -10,10 +10,10 @@ one tree for the searching seat, whose nodes are sequences of actions. Each iter
    legal in this determinization, counting for each how often it was available
    (`avail`) rather than how often its parent was visited;
 3. adds one child, plays the game out at random (`fast_play_out`) to its end, to the
-   game's horizon (`HORIZONS`: the playout is judged by the game's evaluation, as the
-   greedy bot judges a move), or to `playout_limit` actions (Strada Romana's endless jam:
-   such a playout is counted in `SearchStats.capped` and judged by the scores as they
-   stand), and
+   game's horizon (`Game.horizon`: the playout is judged by the game's evaluation,
+   `Game.evaluate_seats`, as the greedy bot judges a move), or to `playout_limit`
+   actions (Strada Romana's endless jam: such a playout is counted in
+   `SearchStats.capped` and judged by the scores as they stand), and
 4. credits each node with the share of the win of the seat that moved into it.
 
 The decision is the most visited action at the root. The budget is a number of
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.core import CHANCE, Action, State, draw_chance, fast_play_out
@@ -34,17 +34,6 @@ from .greedy import judge
 
 EXPLORATION = 0.7
 """UCB1's exploration constant for rewards in [0, 1] (sqrt(2)/2, a common choice)."""
-
-
-HORIZONS: dict[str, int] = {"florence": 30, "strada_romana": 20}
-"""Playouts cut short, per game, and judged by the evaluation at the cut. Strozzi's random
-games are fast (over 1,000 a second) and end in about 130-180 actions, so they are played
-to the end within the budget. Florence's and Strada Romana's are 5-10 times slower, and a
-search playing them out took the 0.2 s bound with fewer than 48 playouts. Cut at 30
-actions (about an eighth of a 3-player Florence game) and at 20 (about two rounds of
-Strada Romana's turns at 3 players; its actions are single steps), the search keeps its
-48 playouts in about a quarter of the time and still sees what its move leads to
-(`bench/bench_bots.py` measures strength and time)."""
 
 
 @dataclass(frozen=True)
@@ -94,10 +83,11 @@ class IsmctsBot:
 
     budget: Budget = field(default_factory=Budget)
     playout_limit: int = 2_000
-    horizons: Mapping[str, int] = field(default_factory=lambda: dict(HORIZONS))
-    """Per game (`Game.name`), how many actions after the tree a playout goes on before it
-    is judged by the game's evaluation (`engine.bots.greedy.judge`); a game not named is
-    played out to its end."""
+    cut: bool = True
+    """Cut playouts at the game's `horizon` (`Game.horizon`: how many actions after the
+    tree a playout goes on before it is judged by the game's evaluation,
+    `engine.bots.greedy.judge`). False: every playout to its end, to measure what the cut
+    costs."""
     exploration: float = EXPLORATION
     stats: SearchStats = field(default_factory=SearchStats)
     name: str = "ismcts"
@@ -160,7 +150,7 @@ class IsmctsBot:
         if steps < self.playout_limit:  # the fast path: the same random games, cheaper
             before = len(world.history)
             limit = self.playout_limit - steps
-            horizon = self.horizons.get(world.game.name)
+            horizon = world.game.horizon if self.cut else None
             if horizon is not None:
                 limit = min(limit, horizon)
             fast_play_out(world, rng, limit=limit)

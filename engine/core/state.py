@@ -264,6 +264,21 @@ class Game(ABC, Generic[S]):
         """Re-sample in place the `hidden` fields `seat` cannot see; a game with hidden
         fields overrides it (the default: nothing is hidden)."""
 
+    horizon: ClassVar[int | None] = None
+    """How many actions a bot's search plays on past its tree before it judges the
+    position by `evaluate_seats` (engine.bots.ismcts); None: every playout goes to the
+    end. A game whose random games are slow cuts them short here."""
+
+    def evaluate_seats(self, obs: Observation, seat: int) -> list[float]:
+        """Each seat's standing as `seat` sees it in `obs` (its own observation): what the
+        greedy bot plays for (its own standing against the best other's) and what a
+        search judges a playout cut at `horizon` by. Bots read a game only through this,
+        so it lives with the game. By default the scores the table may see (all level
+        while they are secret); a game overrides it with a heuristic of its own."""
+        if obs.scores is None:
+            return [0.0] * obs.seats
+        return [float(score) for score in obs.scores]
+
     def flow_diagram(self) -> str:
         """The phase machine as Mermaid text, drawn from the game's `flow`."""
         return self.flow.mermaid()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from engine.core import (
     CHANCE,
@@ -49,7 +49,7 @@ from engine.core import (
     tuples,
 )
 
-from .observation import observe
+from .observation import StrozziObservation, observe
 
 # --- the flow of a game, as in the rulebook's table of contents ------------------
 PHASES = [
@@ -1337,6 +1337,34 @@ class StrozziGame(Game[StrozziState]):
         for other in range(state.players):
             if other != seat:
                 state.money[other] = sum(p.points for p in state.payouts if p.seat == other)
+
+    horizon = None
+    """No cut: random games are fast (over 1,000 a second) and end in about 130-180
+    actions, so a search plays them to the end within its budget."""
+
+    def evaluate_seats(self, obs: Observation, seat: int) -> list[float]:
+        """For the bots: money is secret, so each seat counts its *public* payouts (its
+        own money, which it knows, for itself), plus what the board promises: 2 per
+        space of its markers on the city tracks (markers score at every round's end), 3
+        per ship it has at a port this round (ships score) and 2 per progress token
+        held."""
+        o = cast(StrozziObservation, obs)
+        paid = [0.0] * o.players
+        for p in o.payouts:
+            paid[p.seat] += p.points
+        own_money = getattr(o, "money", None)
+        if own_money is not None:
+            paid[seat] = float(own_money)
+        board = [0.0] * o.players
+        for track in o.tracks:
+            for s, space in enumerate(track.positions):
+                board[s] += 2.0 * space
+        for port in o.ports:
+            for entry in port.ships:
+                board[entry.seat] += 3.0
+        for s, held in enumerate(o.tokens):
+            board[s] += 2.0 * len(held)
+        return [m + b for m, b in zip(paid, board, strict=True)]
 
     def load_data(self, *args: Any, **kwargs: Any) -> GameData:
         """The data, with the deck and the tokens checked against the rulebook as it loads

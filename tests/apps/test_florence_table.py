@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from apps import cli
+from apps.games import table_game
 from apps.menu import DONE
 from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
@@ -395,7 +396,7 @@ def test_a_solo_game_shows_strozzis_orange_and_blue_pieces() -> None:
 
 # --- the layout ------------------------------------------------------------------------
 def test_the_layout_loads_fits_and_holds_every_element_the_view_lights() -> None:
-    layout = Layout.load(VIEW.layout_path())
+    layout = Layout.load(table_game("florence").layout)
     assert list(layout.strips) == ["main"]
     layout.check_fits({"main": layout.strips["main"]})
     for seat in range(1, 7):

@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from apps import cli
+from apps.games import table_game
 from apps.menu import DONE, Menu
 from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
@@ -536,7 +537,7 @@ def test_menus_stay_short_and_never_stop_at_a_single_forced_word() -> None:
 
 # --- the layout ----------------------------------------------------------------------------
 def test_the_layout_loads_fits_the_tables_and_has_every_element_the_view_lights() -> None:
-    layout = Layout.load(VIEW.layout_path())
+    layout = Layout.load(table_game("strada_romana").layout)
     assert layout.strips == {"main": 172}
     layout.check_fits({"main": 300})  # hw/demo_table.toml
     layout.check_fits({"main": 438})  # the Strozzi table (systemd/tavola.toml)

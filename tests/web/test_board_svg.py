@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from apps.games import table_game
 from apps.views import view_for
 from apps.views.base import WHITE, ElementFrame, ViewContext
 from apps.views.strada_romana import WAGON
@@ -206,7 +207,7 @@ def test_every_layout_element_has_its_place(game: str) -> None:
     all and every one appears (seats: those of the players seated)."""
     state = new(game)
     play(state, 40)
-    layout = tomllib.loads(view_for(game).layout_path().read_text())["elements"]
+    layout = tomllib.loads(table_game(game).layout.read_text())["elements"]
     names = [".".join(k) for k in _keys(layout)]
     players = state.observe().players
     wanted = [n for n in names if not n.startswith("seat.") or int(n.split(".")[1]) <= players]

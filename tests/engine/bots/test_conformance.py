@@ -9,8 +9,6 @@ import pytest
 
 import engine
 from engine.bots import (
-    EVALUATIONS,
-    HORIZONS,
     Bot,
     Budget,
     GreedyBot,
@@ -20,7 +18,7 @@ from engine.bots import (
     outcome,
     play_game,
 )
-from engine.core import PLAYOUT_LIMIT, Action, State
+from engine.core import PLAYOUT_LIMIT, Action, Game, State
 from tests.engine.conformance import playout_options
 
 CASES = [
@@ -132,16 +130,23 @@ def _to_move(name: str, players: int, seed: int, skip: int = 0) -> State:
     return state
 
 
-@pytest.mark.parametrize("name", sorted(HORIZONS))
+CUT = [name for name in engine.games() if engine.get(name).horizon is not None]
+
+
+def test_the_slow_games_declare_a_horizon() -> None:
+    assert CUT == ["florence", "strada_romana"]
+
+
+@pytest.mark.parametrize("name", CUT)
 def test_a_playout_past_the_game_horizon_is_judged_by_its_evaluation(name: str) -> None:
-    """A game in HORIZONS is searched with short playouts; without it, to the end."""
+    """A game with a horizon is searched with short playouts; without the cut, to the end."""
     state = _to_move(name, 3, seed=5)
     cut = IsmctsBot(Budget(playouts=12))
     assert cut.choose(state, 0, random.Random(1)) in state.legal_actions()
     assert (cut.stats.judged, cut.stats.capped, cut.stats.iterations) == (12, 0, 12)
     # each playout: a descent of a few actions, then at most the horizon
-    assert cut.stats.actions <= 12 * (HORIZONS[name] + 12)
-    full = IsmctsBot(Budget(playouts=12), horizons={})
+    assert cut.stats.actions <= 12 * (engine.get(name).horizon + 12)  # type: ignore[operator]
+    full = IsmctsBot(Budget(playouts=12), cut=False)
     assert full.choose(state, 0, random.Random(1)) in state.legal_actions()
     assert full.stats.judged == 0
     assert full.stats.actions > cut.stats.actions * 3
@@ -151,7 +156,23 @@ def test_a_playout_past_the_game_horizon_is_judged_by_its_evaluation(name: str) 
 def test_judge_gives_the_win_to_the_best_evaluation(name: str) -> None:
     for skip in (0, 40, 120):
         state = _to_move(name, 4, seed=skip, skip=skip)
-        standing = EVALUATIONS[name](state.observe(0), 0)
+        standing = state.game.evaluate_seats(state.observe(0), 0)
         shares = judge(state, 0)
         assert sum(shares) == pytest.approx(1.0)
         assert [s > 0 for s in shares] == [v == max(standing) for v in standing], standing
+
+
+@pytest.mark.parametrize("name", engine.games())
+def test_a_game_that_declares_no_evaluation_is_played_on_its_public_scores(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without its own `evaluate_seats` and `horizon` a game is judged by the scores the
+    table may see (all level while they are secret), and the bots still play it."""
+    state = _to_move(name, 3, seed=2, skip=40)
+    monkeypatch.setattr(type(state.game), "evaluate_seats", Game.evaluate_seats)
+    monkeypatch.setattr(type(state.game), "horizon", None)
+    obs = state.observe(0)
+    public = obs.scores if obs.scores is not None else [0] * obs.seats
+    assert state.game.evaluate_seats(obs, 0) == [float(v) for v in public]
+    for bot in (GreedyBot(), IsmctsBot(Budget(playouts=4))):
+        assert bot.choose(state, 0, random.Random(3)) in state.legal_actions()
