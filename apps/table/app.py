@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from transitions import Machine
@@ -42,6 +41,7 @@ from ..menu import Menu
 from ..views import View, ViewContext, has_view
 from ..views.base import Colour, ElementFrame
 from .lobby import Lobby, Seating
+from .ports import TableLog, TableSeat
 from .render import (
     BLINK_S,
     BLINKS,
@@ -52,7 +52,7 @@ from .render import (
     Renderer,
 )
 from .session import RETRY_S, Session, Unwritten
-from .status import Done, Refused, Status, TableLog
+from .status import Done, Refused, Status
 from .status import build as build_status
 
 log = logging.getLogger("tavola.table")
@@ -104,17 +104,6 @@ class Output(Protocol):
     def show(self, frames: Mapping[str, bytes | bytearray]) -> None: ...
 
     def due_in(self) -> float | None: ...
-
-
-@dataclass
-class TableSeat:
-    """A seat as the table uses it: its name and whether it has one button or three
-    (hw.config.SeatConfig is the hardware's: pins, pulls, colour). A `phone` seat has no
-    buttons: its paired phone makes the three-button seat's presses (apps/web/control.py)."""
-
-    name: str
-    one_button: bool = False
-    phone: bool = False
 
 
 class TableApp:

@@ -17,7 +17,7 @@ import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine
 from engine.core import Action, DataError
@@ -26,9 +26,7 @@ from .. import datacheck
 from ..journal import JournalError
 from ..menu import Menu
 from ..userdata import user_override_path
-
-if TYPE_CHECKING:
-    from .app import TableApp
+from .ports import Table
 
 log = logging.getLogger("tavola.table")
 
@@ -58,7 +56,7 @@ class ComponentCheck:
 
     def __init__(
         self,
-        table: TableApp,
+        table: Table,
         game: str,
         todo: list[datacheck.Question],
         path: Path,
@@ -77,9 +75,7 @@ class ComponentCheck:
         self.written = 0
 
     @classmethod
-    def offered(
-        cls, table: TableApp, game: str, *, done: Callable[[], None]
-    ) -> ComponentCheck | None:
+    def offered(cls, table: Table, game: str, *, done: Callable[[], None]) -> ComponentCheck | None:
         """The check to offer before a game of `game`, or None: its values were checked,
         or a game of it was played to its end (the owner has chosen to play with them)."""
         try:

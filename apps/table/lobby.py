@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine
 from engine.bots import DEFAULT_LEVEL
@@ -20,13 +20,11 @@ from ..journal import JournalUnavailable
 from ..views import View, view_for
 from ..views.base import Colour
 from .check import ComponentCheck
+from .ports import Table
 from .session import Session
 
-if TYPE_CHECKING:
-    from .app import TableApp
 
-
-def _seat_entry(table: TableApp, seat: str, colour: Colour) -> dict[str, Any]:
+def _seat_entry(table: Table, seat: str, colour: Colour) -> dict[str, Any]:
     """A player's seat as the journal records it: the seat, its colour and, when the
     table knows one, the player's name, so `tavola history` says it as the table did."""
     entry: dict[str, Any] = {"seat": seat, "colour": list(colour)}
@@ -55,7 +53,7 @@ class Lobby:
 
     def __init__(
         self,
-        table: TableApp,
+        table: Table,
         *,
         games: Sequence[str],
         game: str | None,

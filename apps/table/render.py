@@ -10,17 +10,14 @@ every seat, `chance_actor` and the candidate's hint share one observation.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from engine.core import Observation, State
 
 from ..menu import Menu
 from ..views.base import OFF, Colour, ElementFrame, dim
+from .ports import GameSession, Table
 from .status import prompted
-
-if TYPE_CHECKING:
-    from .app import TableApp
-    from .session import Session
 
 ERROR: Colour = (255, 0, 0)
 # A refused press blinks: red and dark in turns, fast. Colour alone cannot say it at a
@@ -59,7 +56,7 @@ class Seen:
         return self._public
 
 
-def seen(session: Session, state: State) -> State:
+def seen(session: GameSession, state: State) -> State:
     """`state` as the view of `session` should be handed it in one frame."""
     return cast(State, Seen(state)) if session.view.observes_only else state
 
@@ -67,7 +64,7 @@ def seen(session: Session, state: State) -> State:
 class Renderer:
     """Frames for the table; caches the board per board version and the candidate's preview."""
 
-    def __init__(self, table: TableApp) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         self.scoring: list[ElementFrame] = []  # the running scoring sequence, one frame a step
         self.scoring_start = 0.0
@@ -110,7 +107,7 @@ class Renderer:
                 frame[f"seat.{seat}.status"] = refusal_light(until - now)
         return frame
 
-    def board(self, session: Session, state: State | None = None) -> ElementFrame:
+    def board(self, session: GameSession, state: State | None = None) -> ElementFrame:
         """The game's board at this board version (setup picture while setting up)."""
         version = self.table.version
         if self._base is None or self._base[0] != version:
@@ -122,7 +119,7 @@ class Renderer:
             self._base = (version, board)
         return self._base[1]
 
-    def _prompts(self, session: Session, state: State, frame: ElementFrame, now: float) -> None:
+    def _prompts(self, session: GameSession, state: State, frame: ElementFrame, now: float) -> None:
         """Each seat's status light as the table's status says: the seats to act pulse in
         their colour, the others glow (dimmer once out of the round); the candidate of the
         menu being chosen (or of the bot's move) is lit on the board."""
@@ -147,7 +144,7 @@ class Renderer:
             frame.update(self.candidate_preview(session, shown, now, state))
 
     def candidate_preview(
-        self, session: Session, menu: Menu, now: float, state: State | None = None
+        self, session: GameSession, menu: Menu, now: float, state: State | None = None
     ) -> ElementFrame:
         """Light what the candidate would change: the slot a ship would take, the space a
         marker would reach. Computed by applying it to a clone: no per-game code. A word
@@ -178,7 +175,7 @@ class Renderer:
             for k, v in changed.items()
         }
 
-    def _final(self, session: Session, frame: ElementFrame, now: float) -> None:
+    def _final(self, session: GameSession, frame: ElementFrame, now: float) -> None:
         winners = set(session.state.winner())
         for player, seat in enumerate(session.players):
             level = pulse(now) if player in winners else 0.15

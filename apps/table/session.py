@@ -2,7 +2,7 @@
 
 A `Session` exists only while a game is on (from seating to the end of the game), so
 every field it has is there: the game, its view, its state, the journal's id for it,
-who sits where. The table (`apps.table.app.TableApp`) holds one or none and routes the
+who sits where. The table (`apps.table.app.Table`) holds one or none and routes the
 presses of the game's modes (setup, playing, scoring, over, paused) to it.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import engine
 from engine.bots import Bot, decide, make_bot
@@ -22,11 +22,9 @@ from ..menu import Menu
 from ..record import data_of, recorded, result_lines
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
+from .ports import Table
 from .render import seen
 from .status import secrets_of, strings
-
-if TYPE_CHECKING:
-    from .app import TableApp
 
 log = logging.getLogger("tavola.table")
 
@@ -71,7 +69,7 @@ class Session:
 
     def __init__(
         self,
-        table: TableApp,
+        table: Table,
         *,
         game: Game[Any],
         view: View,
@@ -105,7 +103,7 @@ class Session:
         self.proposal: tuple[int, Action, str] | None = None
 
     @classmethod
-    def resumed(cls, table: TableApp, record: GameRecord) -> Session:
+    def resumed(cls, table: Table, record: GameRecord) -> Session:
         """The journal's unfinished game, replayed through the engine."""
         game = engine.get(record.game)
         try:

@@ -7,27 +7,23 @@ solo Florence's automa had no seat and crashed it). `build` is now the one place
 reads them: a frozen `Status` with the mode, the seats whose buttons act, the menu with
 its cursor and what kind of choice it is, the prompt and headline in words, the log, the
 scores, the setup checklist and the question the table is asking. Front ends read that
-and act through `TableApp.command` (apps/table/app.py), as the engine's views read only
+and act through `Table.command` (apps/table/app.py), as the engine's views read only
 `observe(seat)`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import engine
 from engine.core import CHANCE, Observation, State
 
 from ..record import result_lines
 from ..views.base import Colour
-
-if TYPE_CHECKING:
-    from .app import TableApp
-    from .session import Session
+from .ports import GameSession, Table
 
 #: what a menu offers: `game` a real decision among the legal actions; `go_on` nothing
 #: to decide (a draw the app makes, the board laid out, the scores seen): any button goes
@@ -35,7 +31,6 @@ if TYPE_CHECKING:
 #: component check's answers
 MenuKind = Literal["game", "go_on", "bot", "lobby", "check"]
 ANY = "*"  # a menu any seat's buttons act on
-LOG_KEPT = 400  # sentences the log keeps (the journal keeps the game)
 
 
 @dataclass(frozen=True)
@@ -135,36 +130,9 @@ class Refused:
     ok: Literal[False] = False
 
 
-class TableLog:
-    """The table's sentences as people read them: a cursor moving is in the menu line and
-    not logged; while the board is being set up, sentences are the setup checklist, which
-    joins the log once play starts."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.checklist: list[str] = []
-        self.said = 0  # bumps with every sentence, logged or not
-        self._setup = False
-
-    def add(self, text: str, *, setup: bool) -> None:
-        self.said += 1
-        if re.match(r"#\d+ draw: ", text) and self.lines and not self.lines[-1].startswith("#"):
-            return  # the journal line of a draw the table made repeats its sentence
-        if setup:
-            self._setup = True
-            self.checklist.append(text)
-            return
-        if self._setup:
-            self.lines += self.checklist
-            self.checklist = []
-            self._setup = False
-        self.lines.append(text)
-        del self.lines[:-LOG_KEPT]
-
-
 # --- building it ------------------------------------------------------------------------
-def build(app: TableApp) -> Status:
-    """The status of `app` now (`TableApp.status` caches it per change)."""
+def build(app: Table) -> Status:
+    """The status of `app` now (`Table.status` caches it per change)."""
     session = app.session
     title = engine.get(app.game_name).title if app.game_name else "Tavola"
     common = {
@@ -181,7 +149,7 @@ def build(app: TableApp) -> Status:
     return _game(app, session, title, common)
 
 
-def _lobby(app: TableApp, title: str, common: dict[str, object]) -> Status:
+def _lobby(app: Table, title: str, common: dict[str, object]) -> Status:
     lobby, mode = app.lobby, app.mode
     menu: MenuStatus | None = None
     question: tuple[str, ...] = ()
@@ -233,7 +201,7 @@ def _lobby(app: TableApp, title: str, common: dict[str, object]) -> Status:
     )
 
 
-def _game(app: TableApp, session: Session, title: str, common: dict[str, object]) -> Status:
+def _game(app: Table, session: GameSession, title: str, common: dict[str, object]) -> Status:
     state, mode = session.state, app.mode
     obs = state.observe()
     seats = tuple(
@@ -293,7 +261,7 @@ def _game(app: TableApp, session: Session, title: str, common: dict[str, object]
 
 
 def _menu(
-    app: TableApp, session: Session, obs: Observation
+    app: Table, session: GameSession, obs: Observation
 ) -> tuple[MenuStatus | None, str, tuple[str, ...]]:
     """(the menu the buttons act on, the prompt sentence, the seats prompted) in a game;
     `obs` is the public observation."""
@@ -351,7 +319,7 @@ def _menu(
     return shown, session.describe(), (key,)
 
 
-def colour_name(session: Session, player: int) -> str:
+def colour_name(session: GameSession, player: int) -> str:
     """The name of the colour a player plays, as the game's palette names it."""
     view, colour = session.view, session.colours[player]
     names = {c: n for n, c in view.palette_for(len(session.players))}
@@ -385,7 +353,6 @@ def strings(value: Any) -> set[str]:
 
 __all__ = [
     "ANY",
-    "LOG_KEPT",
     "Done",
     "MenuKind",
     "MenuStatus",
@@ -393,7 +360,6 @@ __all__ = [
     "ScoreStatus",
     "SeatStatus",
     "Status",
-    "TableLog",
     "build",
     "colour_name",
     "prompted",
