@@ -105,6 +105,7 @@ class Status:
     in_game: bool = False  # a game is set up, played, scored or paused
     over: bool = False
     paused: bool = False
+    scoring: bool = False  # the lights show a round's scoring, step by step
     seating: bool = False  # players join now
 
     def menu_for(self, seat: str) -> MenuStatus | None:
@@ -256,6 +257,7 @@ def _game(app: Table, session: GameSession, title: str, common: dict[str, object
         in_game=True,
         over=state.is_over() or mode == "over",
         paused=mode == "paused",
+        scoring=mode == "scoring",
         **common,  # type: ignore[arg-type]
     )
 
