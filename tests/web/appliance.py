@@ -29,7 +29,7 @@ from typing import Any
 from apps.sim import demo_config_text
 from firmware_bridge.emulator import McuEmulator
 
-from .conftest import Phone
+from .conftest import Phone, to_lay_out
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -91,7 +91,7 @@ class Running:
         for seat in range(1, players + 1):
             self.press(str(seat))
         self.press("table", "menu")
-        self.wait(lambda v: v["public"]["mode"] == "setup" and not v["public"]["menu"])
+        self.wait(to_lay_out)
         self.press("1")
         return self.wait(lambda v: v["public"]["mode"] == "playing")
 
