@@ -98,10 +98,15 @@ class Running:
 
 @contextlib.contextmanager
 def appliance(
-    tmp: Path, game: str = "strozzi", *, seed: int = 3, phone: int = 0
+    tmp: Path,
+    game: str = "strozzi",
+    *,
+    seed: int = 3,
+    phone: int = 0,
+    component_check: bool = False,
 ) -> Iterator[Running]:
     """`tavola run` on a mocked table with `[web]` on loopback and an emulated board (the
-    last `phone` seats without buttons)."""
+    last `phone` seats without buttons; `component_check`: offered before the game)."""
     link = tmp / "tavola-mcu"
     mcu = McuEmulator(link)
     port = free_port()
@@ -111,6 +116,7 @@ def appliance(
         journal=tmp / "journal.db",
         seed=seed,
         phone=phone,
+        component_check=component_check,
         web={"enabled": True, "address": "127.0.0.1", "port": port},
     )
     text += f'\n[mcu]\npath = "{link}"\n'
