@@ -169,8 +169,9 @@ class ButtonBot:
     """Presses buttons on a mocked table to play random legal actions.
 
     A seat without buttons (`kind = "phone"`) is played through `hands[seat]` when given
-    (a test's phone, sending the command over HTTP), otherwise by the very button events
-    a paired phone's commands become (apps/web/control.py), handed to the table directly.
+    (a test's phone, sending the command over HTTP), otherwise by a three-button seat's
+    button events, handed to the table directly (a paired phone sends the same seat's
+    commands, `TableApp.command`, through apps/web/control.py).
     """
 
     def __init__(

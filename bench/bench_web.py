@@ -88,8 +88,7 @@ def latency(tmp: Path) -> list[str]:
         if text.startswith("#"):
             said[text] = time.perf_counter()  # acknowledged: the journal has it
 
-    page.sentences.also = say
-    table = Appliance(config, button_thread=False, say=page.sentences.say)
+    table = Appliance(config, button_thread=False, say=say)
     page.attach(table)
     page.start()
     loop = threading.Thread(target=table.run, daemon=True)

@@ -10,6 +10,7 @@ import signal
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import engine
@@ -104,7 +105,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = runtime.load(args.config)
         if config.web.enabled:
             page = _phone_page(config)
-        table = runtime.Appliance(config, say=page.sentences.say if page else None)
+        # with the phone page, the table's sentences go to the service's log too
+        table = runtime.Appliance(config, say=partial(log.info, "%s") if page else None)
         if page is not None:
             page.attach(table)
             try:

@@ -127,19 +127,25 @@ class DataSaved:
     path: Path
 
 
-def post(body: Any, table: Appliance | None = None) -> tuple[int, dict[str, Any]]:
+def post(
+    body: Any, table: Appliance | None = None, *, playing: str | None = None
+) -> tuple[int, dict[str, Any]]:
     """Read and write the answers of `body` (200, 400 with the sentence, 409 when the file
-    changed meanwhile); on success tell the table (`DataSaved`)."""
+    changed meanwhile); on success tell the table (`DataSaved`). `playing`: the game in
+    play, as the table last published it (its answer says when the values apply)."""
     parsed = _answers(body)
     if isinstance(parsed, str):
         return _refused(parsed)
     game, answers = parsed
     with _LOCK:
-        return _write(game, answers, table)
+        return _write(game, answers, table, playing)
 
 
 def _write(
-    game: str, answers: list[tuple[str, str, str | None]], table: Appliance | None
+    game: str,
+    answers: list[tuple[str, str, str | None]],
+    table: Appliance | None,
+    playing: str | None,
 ) -> tuple[int, dict[str, Any]]:
     title = engine.get(game).title
     try:
@@ -180,7 +186,6 @@ def _write(
             else ""
         )
         return _refused(f"cannot write {path}: {exc.strerror or exc}; nothing was written.{hint}")
-    playing = _playing(table)
     if table is not None:
         table.events.put(DataSaved(game, written))
     when = (
@@ -196,11 +201,6 @@ def _write(
         "applies": "next game",
         "said": f"Written to {written}: {'; '.join(said)}. {when}",
     }
-
-
-def _playing(table: Appliance | None) -> str | None:
-    session = table.app.session if table is not None else None
-    return session.game.name if session is not None else None
 
 
 class NextGame:
@@ -221,6 +221,7 @@ class NextGame:
     def apply(self) -> None:
         if not self.pending:
             return
-        playing = _playing(self.table)
+        status = self.table.app.status()
+        playing = status.game if status.in_game else None
         for game in [g for g in self.pending if g != playing]:
             engine.get(game).use_data_file(self.pending.pop(game))

@@ -180,14 +180,14 @@ class Pairings:
                 return False
         key = (ev.seat, ev.button)
         if ev.kind == "press":
-            if self._gesture_open(app.mode, ev.seat, ev.button):
+            if self._gesture_open(app.status().paused, ev.seat, ev.button):
                 self._held[key] = ev
                 return True
             return False
         if ev.kind == "long_press" and key in self._held:
             del self._held[key]
             self._swallow.add(key)
-            self._hold(app.mode, ev.seat, ev.button)
+            self._hold(app.status().paused, ev.seat, ev.button)
             return True
         if ev.kind == "release":
             if key in self._swallow:
@@ -199,14 +199,15 @@ class Pairings:
             return False
         return False
 
-    def _gesture_open(self, mode: str, seat: str, button: str) -> bool:
-        """Whether a hold of `button` at `seat` would pair or unpair now."""
+    def _gesture_open(self, paused: bool, seat: str, button: str) -> bool:
+        """Whether a hold of `button` at `seat` would pair or unpair now (`paused`: the
+        game is paused, as the table's status says)."""
         with self._lock:
             if self._left() > 0 and self._window is not None:
                 if self._window[2] is None:  # a seat with buttons confirms its own
                     return seat != "table"
                 return button != "undo"  # a phone seat: menu, or select at any seat
-            if mode != "paused":
+            if not paused:
                 return False
             if seat == "table":
                 owned = self.phone_seats if button == "undo" else frozenset()
@@ -214,7 +215,7 @@ class Pairings:
                 owned = frozenset({seat})
             return any(p.seat in owned for p in self._phones.values())
 
-    def _hold(self, mode: str, at: str, button: str) -> None:
+    def _hold(self, paused: bool, at: str, button: str) -> None:
         """A hold at `at`: pair the waiting phone (with its phone seat, or with `at`), or
         (paused) unpair the seat's phone (undo at the table: the phone seats')."""
         with self._lock:
@@ -232,7 +233,7 @@ class Pairings:
                     text += f"(code {phone.code}) is paired."
                 else:
                     text = "The phone that asked to pair has gone; nothing was paired."
-            elif mode != "paused":
+            elif not paused:
                 text = "The pairing window has closed; ask again from the phone."
             else:
                 seats = self.phone_seats if at == "table" else frozenset({at})

@@ -57,7 +57,7 @@ from . import components, control
 from .components import NextGame
 from .config import WebConfig
 from .pairing import PairingBusy, PairingOpened, Pairings
-from .snapshot import Published, Sentences, Snapshots
+from .snapshot import Published, Snapshots
 
 if TYPE_CHECKING:
     from ..runtime import Appliance
@@ -179,9 +179,8 @@ class PhonePage:
         self.config = config
         self.journal_path = journal
         self.config_path = config_path  # the file the settings are written back to
-        self.sentences = Sentences(also=lambda text: logging.getLogger("tavola").info("%s", text))
         self.pairings = Pairings(clock)
-        self.snapshots = Snapshots(self.sentences, extra=self._extra)
+        self.snapshots = Snapshots(extra=self._extra)
         self.limiter = Limiter(limits)
         self.files = {name: _static(name) for name in STATIC}
         self.table: Appliance | None = None
@@ -199,7 +198,6 @@ class PhonePage:
     def attach(self, table: Appliance) -> None:
         """Publish after every render; take pairing holds and phone commands."""
         self.table = table
-        self.sentences.app = table.app
         self.pairings.attach(table)
         control.attach(table)
         NextGame(table)  # an owner's new component data: from the next game on
@@ -215,7 +213,6 @@ class PhonePage:
             },
             "paired_seats": self.pairings.paired_seats(),
             "phone_seats": sorted(self.pairings.phone_seats),
-            "board": self.table.app.version if self.table is not None else 0,
         }
 
     def _published(self, latest: Published) -> None:
@@ -607,7 +604,8 @@ class PhonePage:
         phone may write; the running game keeps its data (components.NextGame)."""
         self._paired(request)
         body = await self._json(request)
-        status, answer = await asyncio.to_thread(components.post, body, self.table)
+        playing = self.snapshots.latest.playing
+        status, answer = await asyncio.to_thread(components.post, body, self.table, playing=playing)
         return web.json_response(answer, status=status)
 
     # --- history ---------------------------------------------------------------------------

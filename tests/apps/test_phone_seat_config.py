@@ -79,7 +79,8 @@ def test_a_mocked_table_plays_a_phone_seat_with_the_presses_its_phone_makes(
     tmp_path: Path,
 ) -> None:
     """`tavola sim`/`demo`'s bot: a phone seat has no pin to press, so the bot hands the
-    table the button events a paired phone's commands become (apps/web/control.py)."""
+    table a three-button seat's button events (a paired phone sends the same seat's
+    commands, apps/web/control.py)."""
     config = demo_config("strozzi", 3, journal=tmp_path / "j.db", seed=4, phone=1)
     clock = ManualClock()
     table = runtime.Appliance(config, clock=clock, button_thread=False)

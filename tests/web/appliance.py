@@ -29,7 +29,7 @@ from typing import Any
 from apps.sim import demo_config_text
 from firmware_bridge.emulator import McuEmulator
 
-from .conftest import Phone
+from .conftest import Phone, to_lay_out
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -91,17 +91,22 @@ class Running:
         for seat in range(1, players + 1):
             self.press(str(seat))
         self.press("table", "menu")
-        self.wait(lambda v: v["public"]["mode"] == "setup" and not v["public"]["menu"])
+        self.wait(to_lay_out)
         self.press("1")
         return self.wait(lambda v: v["public"]["mode"] == "playing")
 
 
 @contextlib.contextmanager
 def appliance(
-    tmp: Path, game: str = "strozzi", *, seed: int = 3, phone: int = 0
+    tmp: Path,
+    game: str = "strozzi",
+    *,
+    seed: int = 3,
+    phone: int = 0,
+    component_check: bool = False,
 ) -> Iterator[Running]:
     """`tavola run` on a mocked table with `[web]` on loopback and an emulated board (the
-    last `phone` seats without buttons)."""
+    last `phone` seats without buttons; `component_check`: offered before the game)."""
     link = tmp / "tavola-mcu"
     mcu = McuEmulator(link)
     port = free_port()
@@ -111,6 +116,7 @@ def appliance(
         journal=tmp / "journal.db",
         seed=seed,
         phone=phone,
+        component_check=component_check,
         web={"enabled": True, "address": "127.0.0.1", "port": port},
     )
     text += f'\n[mcu]\npath = "{link}"\n'

@@ -121,6 +121,13 @@ class Served:
         return phone
 
 
+def to_lay_out(view: dict[str, Any]) -> bool:
+    """The setup's draws are made and the table waits for the board to be laid out: a
+    menu with nothing to decide, any seat goes on."""
+    pub = view["public"]
+    return pub["mode"] == "setup" and bool(pub["menu"]) and pub["menu"]["kind"] == "go_on"
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """Debian's Chromium, driven by Playwright (`playwright install` cannot download here)."""
@@ -169,10 +176,10 @@ def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         clock: Callable[[], float]
         if run:
             clock = time.monotonic
-            table = Appliance(config, button_thread=False, say=page.sentences.say)
+            table = Appliance(config, button_thread=False)
         else:
             clock = ManualClock()
-            table = Appliance(config, clock=clock, button_thread=False, say=page.sentences.say)
+            table = Appliance(config, clock=clock, button_thread=False)
         page.attach(table)
         page.start()
         thread = None

@@ -3,7 +3,7 @@ against a running `tavola run` (the table mocked as in tests/web/appliance.py).
 
 What a person does: while seats are taken, tap "Bot at seat 2"; join, start; when it is
 the bot's turn the page says to confirm the bot's move once it is done on the board, and
-one tap on it confirms it.
+"Done on the board" confirms it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .appliance import appliance
+from .conftest import to_lay_out
 from .test_browser import open_page
 from .test_settings_page import pair_page
 
@@ -33,19 +34,19 @@ def test_a_bot_is_seated_and_its_move_confirmed_from_the_phone(
         assert view["public"]["joined"] == ["2"]
         assert "A bot (ismcts) joined at seat 2 as" in table.log_text()
         page.get_by_role("button", name="Join").click()
-        table.wait(lambda v: v["public"].get("joined") == ["2", "1"])
+        table.wait(lambda v: v["public"].get("joined") == ["1", "2"])
         # a person at seat 1 never sees a bot button for itself once joined
         expect(bots.get_by_role("button", name="Bot at seat 1")).to_have_count(0)
         table.press("3")
-        table.wait(lambda v: v["public"].get("joined") == ["2", "1", "3"])
+        table.wait(lambda v: v["public"].get("joined") == ["1", "2", "3"])
         page.get_by_role("button", name="Start").click()
-        view = table.wait(lambda v: v["public"]["mode"] == "setup")
+        table.wait(to_lay_out)
         table.press("1")  # the board is laid out
         # seat 1 (the first person to join) acts first; the bot at seat 2 next
         for _ in range(200):
-            view = table.wait(lambda v: v["public"]["mode"] == "playing")
+            view = table.wait(lambda v: v["public"]["mode"] == "playing" and v["public"]["menu"])
             menu = view["public"]["menu"]
-            if not menu:  # a draw held for the next press: any seat's press draws it
+            if menu["kind"] == "go_on":  # a draw held for the next press: any seat draws it
                 table.press("3")
                 table.wait(lambda v, b=view["public"]["version"]: v["public"]["version"] != b)
                 continue
@@ -62,9 +63,9 @@ def test_a_bot_is_seated_and_its_move_confirmed_from_the_phone(
             "Confirm the bot's move once it is done on the board"
         )
         move = menu["options"][0]
-        option = page.locator("#options").get_by_role("option", name=move)
-        expect(option).to_be_visible()
+        expect(page.locator("#path")).to_have_text(move)  # the move, to carry out
+        expect(page.locator("#options")).to_be_hidden()  # nothing to choose among
         before = view["public"]["board"]
-        option.click()  # the one choice, under the cursor: chosen
+        page.get_by_role("button", name="Done on the board").click()
         table.wait(lambda v: v["public"]["board"] != before)
         assert f"seat 2 (bot): {move}" in table.log_text()

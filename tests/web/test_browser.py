@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .appliance import PLAYERS, Running, appliance, pair, play_to_the_end
+from .conftest import to_lay_out
 
 PHONE = {"width": 360, "height": 780}
 
@@ -141,7 +142,7 @@ def test_a_seat_without_buttons_pairs_and_plays_from_the_page(chromium, tmp_path
         page.get_by_role("button", name="Join").click()
         table.wait(lambda v: v["public"]["joined"] == ["1", "2", "3"])
         table.press("table", "menu")
-        table.wait(lambda v: v["public"]["mode"] == "setup" and not v["public"]["menu"])
+        table.wait(to_lay_out)
         table.press("1")
         view = table.wait(lambda v: v["public"]["mode"] == "playing" and v["public"]["turn"])
         for _ in range(200):  # seats 1 and 2 take the word under their cursor

@@ -23,7 +23,7 @@ from apps.web.server import LIMITS, MAX_BODY, PhonePage
 from engine.core import CHANCE
 from hw.tomlsource import ConfigError
 
-from .conftest import Phone, Served, read_events
+from .conftest import Phone, Served, read_events, to_lay_out
 
 STATIC = ("/", "/static/app.js", "/static/style.css")
 
@@ -33,7 +33,7 @@ def start_game(s: Served, seats: tuple[str, ...] = ("1", "2", "3")) -> dict[str,
     for seat in seats:
         s.press(seat, "select")
     s.press("table", "menu")
-    s.wait(lambda v: v["public"]["mode"] == "setup" and not v["public"]["menu"])
+    s.wait(to_lay_out)
     s.press(seats[0], "select")
     return s.wait(lambda v: v["public"]["mode"] == "playing" and v["public"]["turn"])
 
@@ -237,6 +237,62 @@ def test_the_wrong_seat_is_refused_and_nothing_changes(served) -> None:
     assert s.table.app.version == version
 
 
+def test_what_the_table_refuses_answers_409_with_its_own_sentence(served) -> None:
+    """The answer comes once the table has acted: a press it refuses is a 409 with the
+    sentence the table says (and flashes the seat's light for), never a 200."""
+    s = served(run=True)
+    view = start_game(s)
+    turn = view["public"]["turn"]["seat"]
+    other = next(x for x in ("1", "2", "3") if x != turn)
+    phones = {seat: s.pair(seat) for seat in (turn, other)}
+    before = s.table.app.state.history[:]
+    refusals = [
+        (other, {"command": "select"}, f"It is seat {turn}'s turn. "),
+        (turn, {"command": "back"}, "Already at the top."),  # nothing chosen yet
+        (turn, {"command": "go_on"}, "There is nothing to go on from: choose with the menu"),
+        (turn, {"command": "choose", "index": 9, "board": view["public"]["board"]}, "No choice"),
+    ]
+    for seat, command, why in refusals:
+        status, answer = phones[seat].post("/api/command", command)
+        assert status == 409 and answer["error"].startswith(why), (command, answer)
+        why = answer["error"]
+        line = f"Seat {seat}: {why[:1].lower()}{why[1:]}"  # said at the table, as a press's
+        s.wait(lambda v, line=line: line in v["public"]["log"])
+    status, answer = phones[turn].post("/api/command", {"command": "choose"})
+    assert status == 400 and "needs an index" in answer["error"]
+    assert s.table.app.state.history == before
+
+
+def test_an_undo_past_a_draw_everybody_saw_is_refused_in_the_tables_words(served) -> None:
+    s = served(run=True)
+    view = start_game(s)
+    assert view["public"]["last"].split()[1] == "draw:"  # the setup's last draw, seen
+    phone = s.pair(view["public"]["turn"]["seat"])
+    history = s.table.app.state.history[:]
+    status, answer = phone.post("/api/command", {"command": "undo"})
+    assert status == 409
+    why = answer["error"]
+    assert re.fullmatch(r"'draw .+' cannot be undone: it was a draw everybody saw\.", why)
+    assert s.table.app.state.history == history
+    s.wait(lambda v: v["public"]["log"][-1] == why)  # said at the table too
+
+
+def test_a_choice_is_confirmed_before_the_phone_is_answered(served) -> None:
+    s = served(run=True)
+    view = start_game(s)
+    phone = s.pair(view["public"]["turn"]["seat"])
+    menu = view["public"]["menu"]
+    assert menu["kind"] == "game" and menu["decision"] is True
+    count = len(s.table.app.state.history)
+    pick = len(menu["options"]) - 1
+    status, answer = phone.post(
+        "/api/command", {"command": "choose", "index": pick, "board": view["public"]["board"]}
+    )
+    assert (status, answer) == (200, {"ok": True})
+    assert len(s.table.app.state.history) == count + 1  # already taken, journal first
+    assert s.table.app.state.history[-1].text == menu["options"][pick]
+
+
 def test_a_choice_made_on_an_old_board_is_refused(served) -> None:
     s = served(run=True)
     view = start_game(s)
@@ -244,7 +300,7 @@ def test_a_choice_made_on_an_old_board_is_refused(served) -> None:
     status, answer = phone.post(
         "/api/command", {"command": "choose", "index": 0, "board": view["public"]["board"] - 1}
     )
-    assert status == 409 and "the board changed" in answer["error"]
+    assert status == 409 and "The board changed" in answer["error"]
 
 
 def test_undo_pause_and_new_game_from_a_phone(served) -> None:
@@ -266,7 +322,7 @@ def test_undo_pause_and_new_game_from_a_phone(served) -> None:
     assert phone.post("/api/command", {"command": "pause"})[0] == 200
     s.wait(lambda v: v["public"]["mode"] == "paused", phone)
     status, answer = phone.post("/api/command", {"command": "choose", "index": 0})
-    assert status == 409 and "paused" in answer["error"]
+    assert status == 409 and "nothing to choose" in answer["error"]
     assert phone.post("/api/command", {"command": "pause"})[0] == 200
     s.wait(lambda v: v["public"]["mode"] == "playing", phone)
     assert phone.post("/api/command", {"command": "new"})[0] == 200
@@ -343,7 +399,7 @@ def test_the_same_origin_passes_the_csrf_check(served) -> None:
     status, _, raw = phone.request(
         "POST", "/api/command", {"command": "undo"}, headers={"X-Tavola": "1", "Origin": origin}
     )
-    assert status == 409 and "nothing to undo" in json_error(status, raw)
+    assert status == 409 and "Nothing to undo" in json_error(status, raw)
 
 
 @pytest.mark.parametrize(
@@ -440,7 +496,7 @@ def test_settings_are_read_and_written_by_a_paired_phone_only(tmp_path: Path) ->
         config_path=path,
         limits={k: (1e6, 1e6) for k in LIMITS},
     )
-    table = runtime.Appliance(config, button_thread=False, say=page.sentences.say)
+    table = runtime.Appliance(config, button_thread=False)
     page.attach(table)
     page.start()
     loop = threading.Thread(target=table.run, daemon=True)
@@ -644,7 +700,7 @@ def test_the_board_draws_each_seats_lights_in_that_seats_row(served) -> None:
 
     s = served(run=True)
     view = start_game(s, seats=("3", "1", "2"))
-    infos = seat_infos(s.table.app)
+    infos = seat_infos(s.table.app.status())
     assert [(i.player, i.seat) for i in infos] == [(0, "3"), (1, "1"), (2, "2")]
     svg = view["public"]["svg"]
     rows = [float(y) for y in re.findall(r'<rect[^>]*y="([\d.]+)"[^>]*class="seat seat-\d"', svg)]

@@ -43,9 +43,19 @@ async function post(path, body) {
   return answer;
 }
 
-function command(name, extra) {
+// A command for the paired seat. The table answers once it has acted: a refusal is its
+// own sentence, shown by what was tapped (`where`: the menu's or the table buttons'),
+// until this phone acts again or the board changes.
+const refusals = {}; // where -> the board version the refusal was said at
+async function command(name, extra, where) {
   const body = Object.assign({ command: name }, extra || {});
-  return post("/api/command", body);
+  const [status, answer] = await send("/api/command", body);
+  const said = $(where || "controls-said");
+  for (const w of Object.keys(refusals)) { text($(w), ""); delete refusals[w]; }
+  if (status === 200) { say(""); return true; }
+  text(said, answer.error);
+  refusals[said.id] = view ? view.public.board : null;
+  return false;
 }
 
 // --- drawing the table ------------------------------------------------------------------
@@ -53,7 +63,10 @@ function render(v) {
   view = v;
   const pub = v.public, you = v.you, priv = v.private;
   text($("title"), pub.title + (pub.round ? " · round " + pub.round : ""));
-  text($("status"), pub.mode === "paused" ? "Paused. " + pub.prompt : pub.prompt);
+  text($("status"), pub.blocked ? pub.prompt + " " + pub.blocked : pub.prompt);
+  for (const [where, board] of Object.entries(refusals)) { // said about a board now gone
+    if (board !== pub.board) { text($(where), ""); delete refusals[where]; }
+  }
   const turn = $("turn");
   turn.replaceChildren();
   if (pub.turn) {
@@ -130,62 +143,113 @@ function myMenu(pub, you, priv) {
   return menu;
 }
 
+// the choice this phone lit last, until the table's menu shows it (or moves on)
+let picked = null; // {key, index}
+
+function menuKey(menu, pub) {
+  return JSON.stringify([menu.seat, menu.kind, menu.prefix, menu.options, pub.board]);
+}
+
+function lit(menu, pub) {
+  if (picked && (picked.key !== menuKey(menu, pub) || picked.index === menu.index)) picked = null;
+  return picked ? picked.index : menu.index;
+}
+
+const TITLES = {
+  lobby: "Choose a game",
+  check: "Component check",
+  bot: "Confirm the bot's move once it is done on the board",
+};
+const HINTS = {
+  game: "Tap a choice to light it on the board; Choose takes the lit choice.",
+  lobby: "Tap a game to select it; Choose takes it.",
+  check: "Answer with a tap.",
+  bot: "Carry out the bot's move on the board, then tap Done on the board.",
+  go_on: "Nothing to decide here: Go on when the table is ready.",
+};
+
 function renderChoices(pub, you, priv) {
   const menu = myMenu(pub, you, priv);
   const box = $("choices");
   box.hidden = !menu;
-  if (!menu) return;
-  text($("choices-title"), menu.kind === "lobby" ? "Choose a game" : (menu.kind === "bot" ? "Confirm the bot's move once it is done on the board" : menu.seat === "*" ? "Enter what came up" : "Your choice"));
-  text($("path"), menu.prefix.length ? menu.prefix.join(" ") + " …" : "");
-  const options = $("options");
-  options.replaceChildren(...menu.options.map((word, i) => {
+  if (!menu) { picked = null; return; }
+  const kind = menu.kind;
+  let title = TITLES[kind] || (menu.seat === "*" ? "Enter what came up" : "Your choice");
+  if (kind === "go_on") title = menu.options[0].charAt(0).toUpperCase() + menu.options[0].slice(1);
+  text($("choices-title"), title);
+  text($("choices-hint"), HINTS[kind] || "");
+  $("question").replaceChildren(...(kind === "check" ? pub.question : []).map(li));
+  // a decision among words: tap lights one, Choose takes exactly the lit one
+  const listed = kind === "game" || kind === "lobby";
+  const index = listed ? lit(menu, pub) : 0;
+  let path = menu.prefix.length ? menu.prefix.join(" ") + " …" : "";
+  if (kind === "bot") path = menu.options[0];
+  text($("path"), path);
+  $("options").hidden = !listed;
+  $("options").replaceChildren(...(listed ? menu.options : []).map((word, i) => {
     const b = document.createElement("button");
     b.type = "button";
     b.setAttribute("role", "option");
-    b.setAttribute("aria-selected", i === menu.index ? "true" : "false");
+    b.setAttribute("aria-selected", i === index ? "true" : "false");
     b.dataset.index = String(i);
     text(b, word);
     b.addEventListener("click", () => tapChoice(i));
     return b;
   }));
-  text($("confirm"), "Choose " + (menu.options[menu.index] || ""));
-  $("back").hidden = !menu.can_back;
+  // the component check's answers: each one a button that answers
+  $("answers").replaceChildren(...(kind === "check" ? menu.options : []).map((word, i) => {
+    const b = el("button", word.charAt(0).toUpperCase() + word.slice(1));
+    b.type = "button";
+    b.addEventListener("click", () => command("choose", { index: i, board: pub.board }, "choices-said"));
+    return b;
+  }));
+  const confirm = $("confirm");
+  confirm.hidden = !(listed || kind === "bot");
+  text(confirm, kind === "bot" ? "Done on the board" : "Choose " + (menu.options[index] || ""));
+  $("go-on").hidden = kind !== "go_on";
+  $("back").hidden = !(listed && menu.can_back);
 }
 
+// a tap selects: the table lights the choice on the board; it never takes it, even lit
 async function tapChoice(i) {
   const menu = myMenu(view.public, view.you, view.private);
   if (!menu) return;
-  if (i === menu.index) return choose();
-  // the cursor moves: the table lights the choice on the board, the page shows it lit
+  picked = { key: menuKey(menu, view.public), index: i };
   for (const b of $("options").children) b.setAttribute("aria-selected", b.dataset.index === String(i) ? "true" : "false");
-  await command("cursor", { index: i, board: view.public.board });
+  text($("confirm"), "Choose " + (menu.options[i] || ""));
+  if (!(await command("cursor", { index: i, board: view.public.board }, "choices-said"))) {
+    picked = null;
+    render(view);
+  }
 }
 
+// Choose: exactly the choice lit on this page (the bot's move: its one choice)
 async function choose() {
   const menu = myMenu(view.public, view.you, view.private);
   if (!menu) return;
   const selected = [...$("options").children].find((b) => b.getAttribute("aria-selected") === "true");
-  const index = selected ? Number(selected.dataset.index) : menu.index;
-  await command("choose", { index: index, board: view.public.board });
+  let index = selected ? Number(selected.dataset.index) : menu.index;
+  if (menu.kind === "bot") index = 0;
+  await command("choose", { index: index, board: view.public.board }, "choices-said");
 }
 
 function renderControls(pub, you) {
   $("controls").hidden = !you.paired;
-  const inGame = ["setup", "playing", "scoring", "over", "paused"].includes(pub.mode);
-  $("undo").disabled = !(pub.mode === "playing" || pub.mode === "setup");
-  $("pause").disabled = !(pub.mode === "playing" || pub.mode === "paused");
-  text($("pause"), pub.mode === "paused" ? "Resume" : "Pause");
-  $("join").hidden = pub.mode !== "seating";
+  const idle = !pub.in_game && !pub.seating && !pub.menu;
+  $("undo").disabled = !pub.in_game || pub.over || pub.paused;
+  $("pause").disabled = !pub.in_game || pub.over;
+  text($("pause"), pub.paused ? "Resume" : "Pause");
+  $("join").hidden = !pub.seating;
   text($("join"), pub.joined && pub.joined.includes(you.seat) ? "Leave" : "Join");
-  $("start").hidden = !(pub.mode === "seating" || pub.mode === "idle");
+  $("start").hidden = !(pub.seating || idle);
   renderBots(pub);
-  $("new").hidden = !inGame;
+  $("new").hidden = !pub.in_game;
 }
 
 // a bot at any free seat, or off again: the seats a person has not joined
 function renderBots(pub) {
   const row = $("bots");
-  row.hidden = pub.mode !== "seating" || !pub.seat_order;
+  row.hidden = !pub.seating || !pub.seat_order;
   if (row.hidden) { row.replaceChildren(); return; }
   const bots = pub.bots || [];
   row.replaceChildren(...pub.seat_order.map((seat, index) => {
@@ -495,7 +559,8 @@ function wire() {
     if (await post("/api/unpair", {})) connect();
   });
   $("confirm").addEventListener("click", choose);
-  $("back").addEventListener("click", () => command("back"));
+  $("go-on").addEventListener("click", () => command("go_on", {}, "choices-said"));
+  $("back").addEventListener("click", () => command("back", {}, "choices-said"));
   $("undo").addEventListener("click", () => command("undo"));
   $("pause").addEventListener("click", () => command("pause"));
   $("join").addEventListener("click", () => command("join"));
