@@ -101,6 +101,7 @@ class Session:
         # change of state)
         self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in (bots or {}).items()}
         self.proposal: tuple[int, Action, str] | None = None
+        self.drawn: tuple[int, str] = (0, "")  # the last draw in words, at its history length
 
     @classmethod
     def resumed(cls, table: Table, record: GameRecord) -> Session:
@@ -164,6 +165,16 @@ class Session:
         """`#N seat S: text`, the acknowledgement of the state's last action."""
         who = "draw" if action.player == CHANCE else self.name(action.player)
         return f"#{len(self.state.history)} {who}: {self.shown(action)}"
+
+    def last_line(self) -> str | None:
+        """The last action as people read it: `#12 Anna: flag pirate`; a draw in the view's
+        words (`#4 Ship 4 turned over: ...`) when the table saw it drawn."""
+        history = self.state.history
+        if not history:
+            return None
+        if history[-1].player == CHANCE and self.drawn[0] == len(history):
+            return f"#{len(history)} {self.drawn[1]}"
+        return self.public_line(history[-1])
 
     def shown(self, action: Action) -> str:
         """The state's last action as the whole table may read it: a wagon tile entered as
@@ -316,6 +327,11 @@ class Session:
         press is refused with the reason, and `tick()` tries again until it is written.
         """
         table, state = self.table, self.state
+        if action.player == CHANCE:  # a draw in words, as the view says it (never a secret)
+            self.drawn = (
+                len(state.history) + 1,
+                self.view.describe_chance(state, action, self.name),
+            )
         events = state.apply(action)
         try:
             table.journal.append(self.game_id, len(state.history), action.player, action.text)
@@ -540,11 +556,14 @@ class Session:
         undone (`Journal.undone`)."""
         table, state = self.table, self.state
         if table.mode not in ("playing", "setup") or not state.history:
+            table.refused("nothing to undo")
             table.say("Nothing to undo.")
             return
         last = state.history[-1]
         if len(state.history) <= self.locked:
-            table.say(f"'{self.shown(last)}' cannot be undone: {self.why_locked}.")
+            why = f"'{self.shown(last)}' cannot be undone: {self.why_locked}."
+            table.refused(why)
+            table.say(why)
             table.flash_seats(self.players)
             return
         try:

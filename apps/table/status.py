@@ -238,7 +238,7 @@ def _game(app: Table, session: GameSession, title: str, common: dict[str, object
         scores = tuple(
             ScoreStatus(p, state.label(p, session.name), v) for p, v in enumerate(obs.scores)
         )
-    last = session.public_line(state.history[-1]) if state.history else None
+    last = session.last_line()
     unwritten = session.unwritten
     return Status(
         headline=" | ".join(head),

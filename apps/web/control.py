@@ -19,11 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..table.status import Done, Refused, Status
+from ..table.status import Refused
 
 if TYPE_CHECKING:
     from ..runtime import Appliance
-    from ..table import TableApp
 
 log = logging.getLogger("tavola.web")
 
@@ -88,30 +87,10 @@ def perform(table: Appliance, cmd: Command) -> tuple[int, dict[str, Any]]:
         return refused(f"{cmd.name} needs an index: the place of the word in the menu", 400)
     if cmd.name in ("choose", "cursor") and cmd.board not in (None, app.status().version):
         return refused("The board changed before your choice arrived; nothing was done.")
-    if cmd.name == "undo":
-        done = _undo(app, cmd.seat)
-    else:
-        done = app.command(cmd.seat, cmd.name, cmd.index)
+    done = app.command(cmd.seat, cmd.name, cmd.index)
     if isinstance(done, Refused):
         return refused(done.why)
     return 200, {"ok": True}
-
-
-def _undo(app: TableApp, seat: str) -> Done | Refused:
-    """The table's undo, refused when it took nothing back: the table says why (nothing to
-    undo, a draw everybody saw) without refusing the command, and the phone shows it."""
-    before, said = app.status(), app.table_log.said
-    done = app.command(seat, "undo")
-    after = app.status()
-    if isinstance(done, Refused) or after.version != before.version:
-        return done
-    return Refused(_last_said(after) if app.table_log.said > said else "Nothing was undone.")
-
-
-def _last_said(status: Status) -> str:
-    """The table's latest sentence (while the board is set up, it is in the checklist)."""
-    lines = status.checklist or status.log
-    return lines[-1] if lines else "Nothing was undone."
 
 
 __all__ = ["COMMANDS", "Command", "attach", "perform"]

@@ -104,7 +104,7 @@ def test_an_undo_the_table_refuses_is_said_on_the_phone(chromium: Any, table: Ru
     """Play begins just after the setup's draws, which everybody saw: undo is refused, in
     the table's words, beside the Undo button; nothing is taken back."""
     view = table.start_game()
-    assert view["public"]["last"].split()[1] == "draw:"
+    assert view["public"]["last"].split()[1] == "The"  # the draw, in words
     page = open_page(chromium, table)
     pair_page(page, table, "1")
     undo = page.get_by_role("button", name="Undo")
@@ -112,7 +112,7 @@ def test_an_undo_the_table_refuses_is_said_on_the_phone(chromium: Any, table: Ru
     status, sent = tap(page, undo)
     assert (status, sent) == (409, {"command": "undo"})
     said = page.locator("#controls-said")
-    expect(said).to_contain_text("cannot be undone: it was a draw everybody saw")
+    expect(said).to_contain_text("cannot be undone: it was a draw, and what came up has been seen")
     expect(said).to_have_text(re.compile(r"^'draw .+' cannot be undone"))
     now = table.phone().state()["public"]
     assert now["last"] == view["public"]["last"] and now["board"] == view["public"]["board"]

@@ -266,13 +266,19 @@ def test_what_the_table_refuses_answers_409_with_its_own_sentence(served) -> Non
 def test_an_undo_past_a_draw_everybody_saw_is_refused_in_the_tables_words(served) -> None:
     s = served(run=True)
     view = start_game(s)
-    assert view["public"]["last"].split()[1] == "draw:"  # the setup's last draw, seen
+    # the setup's last draw, seen, and said in words (not in notation)
+    last = view["public"]["last"]
+    assert s.table.app.state.history[-1].player == CHANCE and "draw:" not in last, last
+    assert last.split()[1] == "The", last  # e.g. '#4 The ship 4 gold2 ... comes up.'
+
     phone = s.pair(view["public"]["turn"]["seat"])
     history = s.table.app.state.history[:]
     status, answer = phone.post("/api/command", {"command": "undo"})
     assert status == 409
     why = answer["error"]
-    assert re.fullmatch(r"'draw .+' cannot be undone: it was a draw everybody saw\.", why)
+    assert re.fullmatch(
+        r"'draw .+' cannot be undone: it was a draw, and what came up has been seen\.", why
+    )
     assert s.table.app.state.history == history
     s.wait(lambda v: v["public"]["log"][-1] == why)  # said at the table too
 
