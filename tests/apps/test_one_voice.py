@@ -24,6 +24,7 @@ from apps.runtime import Appliance
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.table.render import PULSE_PERIOD
 from apps.table.status import ANY, Status
+from apps.web.snapshot import build
 
 GAMES = [
     # game, players, chance, bots, seed
@@ -65,7 +66,28 @@ def check_leds(app, status: Status) -> None:  # type: ignore[no-untyped-def]
             assert light <= full // 3 + 1, (seat, status.headline, light)
 
 
-CHECKS: list[Callable[..., None]] = [check_leds]
+def check_phone(app, status: Status) -> None:  # type: ignore[no-untyped-def]
+    """The phone page's JSON: the same seat to act, the same menu words and cursor; a
+    menu that tells a secret only in that seat's private JSON."""
+    public, private, _players = build(app, status)
+    turn = public["turn"]["seat"] if public["turn"] else None
+    assert turn == (status.turn.seat if status.turn else None)
+    menu = status.menu
+    if menu is None:
+        assert public["menu"] is None
+        return
+    shown = private[menu.seat]["menu"] if menu.private else public["menu"]
+    assert (shown["seat"], shown["kind"], shown["options"], shown["index"]) == (
+        menu.seat,
+        menu.kind,
+        list(menu.options),
+        menu.index,
+    )
+    if menu.private:
+        assert "options" not in public["menu"]
+
+
+CHECKS: list[Callable[..., None]] = [check_leds, check_phone]
 
 
 def play_checking(game: str, players: int, chance: str, bots: int, seed: int, tmp: Path) -> int:
