@@ -90,7 +90,16 @@ def _location(
             x + 28, y + 11, 5, "none", stroke=hex_colour(colour[location.ring]), stroke_width=3
         )
     c.place(f"{name}.ring", x + 22, y + 20, 12, 4)
-    # the Nobles: carriage here (filled) or destination marker here (outlined)
+    _location_nobles(o, i, name, x, y, c)
+    _location_brags(location, name, x, y, c, colour)
+    _location_queue(o, location, name, x, y, c, colour)
+    _location_guards(o, location, name, x, y, c, colour)
+
+
+def _location_nobles(
+    o: FlorenceObservation, i: int, name: str, x: float, y: float, c: Canvas
+) -> None:
+    """The Nobles: carriage here (filled) or destination marker here (outlined)."""
     for n, noble in enumerate(o.nobles):
         nx = x + 46 + n * 22
         fill = hex_colour(NOBLE_COLOURS[n])
@@ -102,7 +111,12 @@ def _location(
             c.text(nx + 10, y + 14, noble.name[:2].capitalize(), fill=FAINT, text_anchor="middle")
     c.place(f"{name}.carriage", x + 46, y + 18, 64, 3)
     c.place(f"{name}.destination", x + 46, y + 22, 64, 3)
-    # the brag tile and its three marker spots, bottom (lowest VP) first
+
+
+def _location_brags(
+    location: Location, name: str, x: float, y: float, c: Canvas, colour: Sequence[Colour]
+) -> None:
+    """The brag tile and its three marker spots, bottom (lowest VP) first."""
     tile = location.tile
     c.text(
         x + 6, y + 38, _title(tile.name) if tile else "(no brag tile)", fill=INK if tile else FAINT
@@ -122,7 +136,18 @@ def _location(
             text_anchor="middle",
         )
         c.place(f"{name}.brag.{k + 1}", bx, y + 61, w - 3, 3)
-    # the queue, Prime Position first; spaces beyond the capacity are covered
+
+
+def _location_queue(
+    o: FlorenceObservation,
+    location: Location,
+    name: str,
+    x: float,
+    y: float,
+    c: Canvas,
+    colour: Sequence[Colour],
+) -> None:
+    """The queue, Prime Position first; spaces beyond the capacity are covered."""
     qy = y + 68
     for k in range(o.tables.spaces):
         sx = x + 5 + k * SPACE
@@ -149,7 +174,18 @@ def _location(
                 text_anchor="middle",
             )
         c.place(f"{name}.queue.{k + 1}", sx, qy + SPACE + 3, SPACE - 1, 4)
-    # the guards: Contessina's shield (spies) and Giovanni's (bouncers)
+
+
+def _location_guards(
+    o: FlorenceObservation,
+    location: Location,
+    name: str,
+    x: float,
+    y: float,
+    c: Canvas,
+    colour: Sequence[Colour],
+) -> None:
+    """The guards: Contessina's shield (spies) and Giovanni's (bouncers)."""
     for j, (word, guards) in enumerate((("spy", location.spies), ("bouncer", location.bouncers))):
         gx = x + 6 + j * (CELL_W / 2)
         c.text(gx, y + 104, word, fill=FAINT)
