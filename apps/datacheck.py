@@ -133,14 +133,19 @@ def words(value: Any) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}: {words(v)}" for k, v in value.items()) or "none"
     if isinstance(value, list):
-        if not value:
-            return "none"
-        if all(isinstance(v, list) for v in value):
-            if len(value) > 1 and all(v == value[0] for v in value):
-                return f"{words(value[0])} for each of the {len(value)}"
-            return "; ".join(words(v) for v in value)
-        return ", ".join(words(v) for v in value)
+        return _list_words(value)
     return str(value)
+
+
+def _list_words(value: list[Any]) -> str:
+    """A list of rows said once when they are all alike, else row by row."""
+    if not value:
+        return "none"
+    if all(isinstance(v, list) for v in value):
+        if len(value) > 1 and all(v == value[0] for v in value):
+            return f"{words(value[0])} for each of the {len(value)}"
+        return "; ".join(words(v) for v in value)
+    return ", ".join(words(v) for v in value)
 
 
 def template(game: str) -> str:

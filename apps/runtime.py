@@ -37,7 +37,7 @@ from typing import Any
 
 import engine
 from engine.bots import LEVELS
-from engine.core import DataError
+from engine.core import DataError, Option
 from firmware_bridge.config import TABLES as BRIDGE_TABLES
 from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
 from firmware_bridge.events import CardEvent, LinkEvent
@@ -158,14 +158,40 @@ def parse_text(text: str, *, name: str = "<config>") -> Config:
 
 def parse(src: TomlSource) -> Config:
     """Check the whole file against the schema of every layer, then what spans tables."""
+    _check_tables(src)
+    hw = parse_config(src.data, source=src.name, text=src.text)
+    raw = APP.read(src, ("app",), src.data.get("app", {}))
+    settings = _settings(raw)
+    if hw.strip is None:
+        raise src.error(("strip",), 'missing: say which LEDs to drive, e.g. backend = "mock"')
+    _check_players(src, hw, settings.game)
+    check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
+    seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
+    _check_names(src, settings.names, seat_names)
+    _check_bots(src, settings, seat_names)
+    bridge = parse_bridge(src)
+    if bridge.scanner is not None and raw["chance"] is None:
+        settings.chance = "scanner"  # a [scanner] table means the cards are scanned
+    if settings.chance == "scanner" and bridge.scanner is None:
+        bridge = replace(bridge, scanner=ScannerConfig())  # /dev/tavola-scanner, barcode
+    w = WEB.read(src, ("web",), src.data.get("web", {}))
+    web = WebConfig(enabled=w["enabled"], address=w["address"], port=w["port"])
+    check_phone_seats(src, hw, web)
+    return Config(hw=hw, app=settings, source=src.name, bridge=bridge, web=web)
+
+
+def _check_tables(src: TomlSource) -> None:
+    """A misspelt table would otherwise be ignored silently."""
     for name in src.data:
         if name not in TABLES:
             raise src.error(
                 (name,),
                 f"unknown table{did_you_mean(name, list(TABLES))} (known: {', '.join(TABLES)})",
             )
-    hw = parse_config(src.data, source=src.name, text=src.text)
-    raw = APP.read(src, ("app",), src.data.get("app", {}))
+
+
+def _settings(raw: Mapping[str, Any]) -> AppSettings:
+    """`[app]` as read by the schema; unset keys keep the dataclass defaults."""
     settings = AppSettings(
         game=raw["game"],
         seed=raw["seed"],
@@ -179,50 +205,51 @@ def parse(src: TomlSource) -> Config:
         settings.chance = raw["chance"]
     if raw["journal"] is not None:
         settings.journal = raw["journal"]
-    if hw.strip is None:
-        raise src.error(("strip",), 'missing: say which LEDs to drive, e.g. backend = "mock"')
+    return settings
+
+
+def _check_players(src: TomlSource, hw: HwConfig, game_name: str | None) -> None:
+    """Enough player seats for any game, and for the fixed game if there is one."""
     players = sum(1 for seat in hw.seats if seat.kind != "table")
     if not players:
         raise src.error(("seats",), "missing: declare at least one seat with its buttons")
-    if settings.game is not None:
-        game = engine.get(settings.game)
-        if players < game.min_players:
-            raise src.error(
-                ("seats",),
-                f"{game.title} needs at least {game.min_players} "
-                f"players; {players} seat(s) are declared",
-            )
-    check_options(raw["options"], [settings.game] if settings.game else list(_GAMES))
-    seat_names = [seat.name for seat in hw.seats if seat.kind != "table"]
+    if game_name is None:
+        return
+    game = engine.get(game_name)
+    if players < game.min_players:
+        raise src.error(
+            ("seats",),
+            f"{game.title} needs at least {game.min_players} "
+            f"players; {players} seat(s) are declared",
+        )
+
+
+def _no_seat(
+    src: TomlSource, path: tuple[str, ...], seat: str, seat_names: list[str]
+) -> ConfigError:
+    return src.error(path, f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})")
+
+
+def _check_names(src: TomlSource, names: Mapping[str, str], seat_names: list[str]) -> None:
+    """Each name belongs to a declared seat and is told apart from the names before it."""
     earlier: dict[str, str] = {}
-    for seat, name in settings.names.items():
+    for seat, name in names.items():
         if seat not in seat_names:
-            raise src.error(
-                ("app", "names", seat),
-                f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
-            )
+            raise _no_seat(src, ("app", "names", seat), seat, seat_names)
         why = name_problem(name, seat, earlier)
         if why is not None:
             raise src.error(("app", "names", seat), why)
         earlier[seat] = name
+
+
+def _check_bots(src: TomlSource, settings: AppSettings, seat_names: list[str]) -> None:
+    """Bots sit at declared seats, and no more of them than the fixed game allows."""
     for seat in settings.bots:
         if seat not in seat_names:
-            raise src.error(
-                ("app", "bots", seat),
-                f"no seat {seat!r} in [seats] (seats: {', '.join(seat_names)})",
-            )
+            raise _no_seat(src, ("app", "bots", seat), seat, seat_names)
     if settings.game is not None and len(settings.bots) > engine.get(settings.game).max_players:
         game = engine.get(settings.game)
         raise src.error(("app", "bots"), f"{game.title} is for at most {game.max_players} players")
-    bridge = parse_bridge(src)
-    if bridge.scanner is not None and raw["chance"] is None:
-        settings.chance = "scanner"  # a [scanner] table means the cards are scanned
-    if settings.chance == "scanner" and bridge.scanner is None:
-        bridge = replace(bridge, scanner=ScannerConfig())  # /dev/tavola-scanner, barcode
-    w = WEB.read(src, ("web",), src.data.get("web", {}))
-    web = WebConfig(enabled=w["enabled"], address=w["address"], port=w["port"])
-    check_phone_seats(src, hw, web)
-    return Config(hw=hw, app=settings, source=src.name, bridge=bridge, web=web)
 
 
 def check_phone_seats(src: TomlSource, hw: HwConfig, web: WebConfig) -> None:
@@ -238,13 +265,18 @@ def check_phone_seats(src: TomlSource, hw: HwConfig, web: WebConfig) -> None:
             f"seat {first!r} is played from a phone, but the phone page is off: add "
             '[web] enabled = true, or give the seat buttons (kind = "three" or "one")',
         )
-    menu = any(b.button == "menu" for s in hw.seats if s.kind == "table" for b in s.buttons)
-    if not menu and not any(s.kind in ("three", "one") for s in hw.seats):
+    if not _has_pairing_button(hw):
         raise src.error(
             ("seats", first, "kind"),
             "a phone pairs only by a hold of a button at the table, and this table has none: "
             "add [table] menu = <GPIO>, or a seat with buttons",
         )
+
+
+def _has_pairing_button(hw: HwConfig) -> bool:
+    """A table menu button, or any seat with buttons, can be held to confirm a pairing."""
+    menu = any(b.button == "menu" for s in hw.seats if s.kind == "table" for b in s.buttons)
+    return menu or any(s.kind in ("three", "one") for s in hw.seats)
 
 
 def check_options(options: Section, games: list[str]) -> None:
@@ -253,33 +285,52 @@ def check_options(options: Section, games: list[str]) -> None:
     declared = {g: {o.name: o for o in engine.get(g).options} for g in games}
     names = sorted({n for opts in declared.values() for n in opts})
     for name, value in options.items():
-        owners = [g for g in games if name in declared[g]]
-        if not owners:
-            which = (
-                f"{engine.get(games[0]).title} has"
-                if len(games) == 1
-                else ("none of the games has")
-            )
-            raise options.err(
-                name,
-                f"{which} no such option{did_you_mean(name, names)} "
-                f"(options: {', '.join(names) or 'none'})",
-            )
-        for g in owners:
-            option = declared[g][name]
-            if option.choices is None:
-                continue
-            try:
-                Choice(option.choices).check(value)
-            except Invalid as exc:
-                raise options.err(name, f"{exc} ({engine.get(g).title}: {option.help})") from None
+        _check_option(options, name, value, declared, names)
     for g in games:
-        mine = {k: v for k, v in options.items() if k in declared[g]}
-        game = engine.get(g)
-        try:
-            game.resolve_options(game.min_players, mine)
-        except ValueError as exc:
-            raise options.err(None, f"{game.title}: {exc}") from None
+        _check_resolves(options, g, declared[g])
+
+
+def _check_option(
+    options: Section,
+    name: str,
+    value: Any,
+    declared: Mapping[str, Mapping[str, Option]],
+    names: list[str],
+) -> None:
+    """One `[app.options]` key: some game here declares it, and each allows the value."""
+    games = list(declared)
+    owners = [g for g in games if name in declared[g]]
+    if not owners:
+        raise options.err(name, _unknown_option(name, games, names))
+    for g in owners:
+        _check_option_value(options, name, value, g, declared[g][name])
+
+
+def _check_resolves(options: Section, g: str, declared: Mapping[str, Option]) -> None:
+    """The game's own check of its options together (an option may rule out another)."""
+    mine = {k: v for k, v in options.items() if k in declared}
+    game = engine.get(g)
+    try:
+        game.resolve_options(game.min_players, mine)
+    except ValueError as exc:
+        raise options.err(None, f"{game.title}: {exc}") from None
+
+
+def _unknown_option(name: str, games: list[str], names: list[str]) -> str:
+    which = f"{engine.get(games[0]).title} has" if len(games) == 1 else "none of the games has"
+    return (
+        f"{which} no such option{did_you_mean(name, names)} (options: {', '.join(names) or 'none'})"
+    )
+
+
+def _check_option_value(options: Section, name: str, value: Any, g: str, option: Option) -> None:
+    """A value outside the option's choices names the game and what the option does."""
+    if option.choices is None:
+        return
+    try:
+        Choice(option.choices).check(value)
+    except Invalid as exc:
+        raise options.err(name, f"{exc} ({engine.get(g).title}: {option.help})") from None
 
 
 class PipelineOutput:

@@ -75,14 +75,8 @@ def write_owner_groups(
         text = _header(g) if old is None else old.decode("utf-8")
     except UnicodeDecodeError:
         raise DataError(f"{path}: not a TOML file (not UTF-8 text); nothing written") from None
-    changes: dict[tuple[str, ...], Any] = {}
-    for name, values in groups.items():
-        for key, value in values.items():
-            changes[(name, key)] = value
-        changes[(name, "provenance")] = "owner"
-        changes[(name, "source")] = source
     try:
-        new = edit(text, changes)
+        new = edit(text, _owner_changes(groups, source))
     except EditError as exc:
         raise DataError(f"{path}: {exc}") from None
     g.load_data(path, text=new)  # the game's own checks, before anything is written
@@ -94,3 +88,16 @@ def write_owner_groups(
     if use and path == owners:
         g.use_data_file(path)  # the next game of this process plays by it
     return path
+
+
+def _owner_changes(
+    groups: Mapping[str, Mapping[str, Any]], source: str
+) -> dict[tuple[str, ...], Any]:
+    """The edits that write `groups`, each marked as the owner's, with its source."""
+    changes: dict[tuple[str, ...], Any] = {}
+    for name, values in groups.items():
+        for key, value in values.items():
+            changes[(name, key)] = value
+        changes[(name, "provenance")] = "owner"
+        changes[(name, "source")] = source
+    return changes

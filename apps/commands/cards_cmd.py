@@ -28,6 +28,7 @@ import queue
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import engine
@@ -88,6 +89,54 @@ def left_to_pair(cards: list[tuple[str, int]], paired: dict[str, str]) -> dict[s
     return left
 
 
+@dataclass
+class _Pairing:
+    """What `learn` pairs ids with: the game's cards named from a list (`cards`, with their
+    copies) and, if it has them, the cards entered by what they show (`faces`)."""
+
+    game: str
+    registry: CardRegistry
+    cards: list[tuple[str, int]]
+    faces: CardFaces | None
+
+    @property
+    def names(self) -> list[str]:
+        return [card for card, _ in self.cards]
+
+    def prompt(self, code: str, say: Callable[[str], None]) -> None:
+        """What the scanned id is paired with now, and the cards still to pair."""
+        faces = self.faces
+        before = self.registry.card(self.game, code)
+        left = left_to_pair(self.cards, self.registry.cards(self.game))
+        said = f", now paired with {in_words(faces, before)}." if before else "."
+        say(f"Scanned {code}{said}")
+        say(_listing(self.names, left))
+        if faces is not None:
+            say(f"Or type the face of one of the {faces.kind}: {faces.help}.")
+
+    def pair(self, code: str, card: str, say: Callable[[str], None]) -> None:
+        """Keep the pairing at once; the deck is written once every face has a tag."""
+        faces = self.faces
+        self.registry.assign(self.game, code, card)
+        self.registry.save()
+        say(
+            f"{code} = {in_words(faces, card)}. {counted(self.remaining(), 'card')} left to "
+            "pair. Scan the next card."
+        )
+        if faces is not None and is_face(faces, card):
+            write_deck_when_complete(
+                self.game, faces, tagged_faces(faces, self.registry, self.game), say
+            )
+
+    def remaining(self) -> int:
+        left = left_to_pair(self.cards, self.registry.cards(self.game))
+        remaining = sum(max(n, 0) for n in left.values())
+        if self.faces is not None:
+            tagged = tagged_faces(self.faces, self.registry, self.game)
+            remaining += max(self.faces.total - len(tagged), 0)
+        return remaining
+
+
 def learn(
     game: str,
     registry: CardRegistry,
@@ -102,38 +151,22 @@ def learn(
     g = engine.get(game)
     faces = g.card_faces(g.data())
     cards = [c for c in catalogue(game) if faces is None or not is_face(faces, c[0])]
-    names = [card for card, _ in cards]
-    paired = 0
+    pairing = _Pairing(game, registry, cards, faces)
     kinds = f"{engine.get(game).title}: {counted(len(cards), 'kind')} of card"
     if faces is not None:
         kinds += f", and {faces.total} {faces.kind} entered by what they show"
     say(f"{kinds}. Scan a card.")
+    paired = 0
     for code in codes:
-        before = registry.card(game, code)
-        left = left_to_pair(cards, registry.cards(game))
-        said = f", now paired with {in_words(faces, before)}." if before else "."
-        say(f"Scanned {code}{said}")
-        say(_listing(names, left))
-        if faces is not None:
-            say(f"Or type the face of one of the {faces.kind}: {faces.help}.")
-        card = _choose(names, ask, faces)
+        pairing.prompt(code, say)
+        card = _choose(pairing.names, ask, faces)
         if card is None:
             break
         if card == "":
             say("Skipped.")
             continue
-        registry.assign(game, code, card)
-        registry.save()
+        pairing.pair(code, card, say)
         paired += 1
-        remaining = sum(max(n, 0) for n in left_to_pair(cards, registry.cards(game)).values())
-        if faces is not None:
-            remaining += max(faces.total - len(tagged_faces(faces, registry, game)), 0)
-        say(
-            f"{code} = {in_words(faces, card)}. {counted(remaining, 'card')} left to pair. "
-            "Scan the next card."
-        )
-        if faces is not None and is_face(faces, card):
-            write_deck_when_complete(game, faces, tagged_faces(faces, registry, game), say)
         if count is not None and paired >= count:
             break
     return paired
@@ -159,25 +192,33 @@ def learn_faces(
         if answer.lower() in ("q", "quit"):
             say(f"Stopped: {len(entered)} of {faces.total} entered, kept in {draft}.")
             return None
-        if not answer:
-            continue
-        if answer.lower() == "undo":
-            if entered:
-                say(f"Taken back: {faces.words(entered.pop())}.")
-                _save_draft(draft, entered)
-            continue
-        try:
-            face = faces.read(answer)
-        except ValueError as e:
-            say(f"'{answer}': {e}.")
-            continue
-        entered.append(face)
-        _save_draft(draft, entered)
-        say(f"{len(entered)}: {faces.words(face)}.")
+        _enter_face(answer, entered, faces, draft, say)
     path = write_deck_when_complete(game, faces, entered, say)
     if path is not None:
         draft.unlink(missing_ok=True)
     return path
+
+
+def _enter_face(
+    answer: str, entered: list[str], faces: CardFaces, draft: Path, say: Callable[[str], None]
+) -> None:
+    """One answer of `learn_faces`: a face is added, 'undo' takes back the last one; the
+    draft is saved after either. Blank is asked again; anything else is said to be wrong."""
+    if not answer:
+        return
+    if answer.lower() == "undo":
+        if entered:
+            say(f"Taken back: {faces.words(entered.pop())}.")
+            _save_draft(draft, entered)
+        return
+    try:
+        face = faces.read(answer)
+    except ValueError as e:
+        say(f"'{answer}': {e}.")
+        return
+    entered.append(face)
+    _save_draft(draft, entered)
+    say(f"{len(entered)}: {faces.words(face)}.")
 
 
 def _read_draft(draft: Path, faces: CardFaces) -> list[str]:
@@ -234,10 +275,9 @@ def _choose(names: list[str], ask: Callable[[str], str], faces: CardFaces | None
             return None
         if not answer:
             return ""
-        if answer.isdigit() and 1 <= int(answer) <= len(names):
-            return names[int(answer) - 1]  # a lone number is the list's: a face says more
-        if answer.lower() in names:
-            return answer.lower()
+        named = _listed(answer, names)
+        if named is not None:
+            return named
         if faces is not None:
             try:
                 return f"{faces.verb} {faces.read(answer)}"
@@ -248,6 +288,15 @@ def _choose(names: list[str], ask: Callable[[str], str], faces: CardFaces | None
             f"'{answer}' is neither a number 1-{len(names)} nor a card of the list.",
             file=sys.stderr,
         )
+
+
+def _listed(answer: str, names: list[str]) -> str | None:
+    """A card of the list, by its number or its notation."""
+    if answer.isdigit() and 1 <= int(answer) <= len(names):
+        return names[int(answer) - 1]  # a lone number is the list's: a face says more
+    if answer.lower() in names:
+        return answer.lower()
+    return None
 
 
 def _keyboard_codes(ask: Callable[[str], str]) -> Iterator[str]:
@@ -263,41 +312,9 @@ def _keyboard_codes(ask: Callable[[str], str]) -> Iterator[str]:
 def _device_codes(args: argparse.Namespace, say: Callable[[str], None]) -> Iterator[str]:
     """Card ids from the configured scanner, or from --device; link messages said as they come."""
     from firmware_bridge.events import CardEvent, LinkEvent
-    from firmware_bridge.mcu import McuLink
-    from firmware_bridge.ports import DeviceSpec
-    from firmware_bridge.scanner import open_scanner
-
-    from .. import runtime
 
     events: queue.Queue[object] = queue.Queue()
-    link: object
-    if args.device or args.usb:
-        device = DeviceSpec(path=args.device) if args.device else DeviceSpec.parse_usb(args.usb)
-        if args.kind == "mcu":
-            link = McuLink(device, emit=events.put).start()
-        else:
-            link = open_scanner(
-                args.kind, device, emit=events.put, baud=args.baud, layout=args.layout
-            )
-    else:
-        bridge = runtime.load(args.config or DEFAULT_CONFIG).bridge
-        sc = bridge.scanner
-        if sc is None:
-            raise ConfigError(
-                f"{args.config or DEFAULT_CONFIG}: no [scanner] table: give --device, or --keyboard"
-            )
-        if sc.kind == "mcu":
-            assert bridge.mcu is not None
-            link = McuLink(bridge.mcu.device, emit=events.put, baud=bridge.mcu.baud).start()
-        else:
-            assert sc.device is not None
-            link = open_scanner(
-                sc.kind,
-                sc.device,
-                emit=events.put,
-                baud=sc.baud,
-                layout=sc.layout,
-            )
+    link = _card_link(args, events.put)
     try:
         while True:
             ev = events.get()
@@ -307,6 +324,46 @@ def _device_codes(args: argparse.Namespace, say: Callable[[str], None]) -> Itera
                 say(ev.message)
     finally:
         link.close()  # type: ignore[attr-defined]
+
+
+def _card_link(args: argparse.Namespace, emit: Callable[[object], None]) -> object:
+    """A started link reading cards: the device --device or --usb names, else the config's."""
+    from firmware_bridge.mcu import McuLink
+    from firmware_bridge.ports import DeviceSpec
+    from firmware_bridge.scanner import open_scanner
+
+    if not (args.device or args.usb):
+        return _configured_card_link(args, emit)
+    device = DeviceSpec(path=args.device) if args.device else DeviceSpec.parse_usb(args.usb)
+    if args.kind == "mcu":
+        return McuLink(device, emit=emit).start()
+    return open_scanner(args.kind, device, emit=emit, baud=args.baud, layout=args.layout)
+
+
+def _configured_card_link(args: argparse.Namespace, emit: Callable[[object], None]) -> object:
+    """The link of the config's [scanner]: the scanner itself, or the [mcu] board's."""
+    from firmware_bridge.mcu import McuLink
+    from firmware_bridge.scanner import open_scanner
+
+    from .. import runtime
+
+    bridge = runtime.load(args.config or DEFAULT_CONFIG).bridge
+    sc = bridge.scanner
+    if sc is None:
+        raise ConfigError(
+            f"{args.config or DEFAULT_CONFIG}: no [scanner] table: give --device, or --keyboard"
+        )
+    if sc.kind == "mcu":
+        assert bridge.mcu is not None
+        return McuLink(bridge.mcu.device, emit=emit, baud=bridge.mcu.baud).start()
+    assert sc.device is not None
+    return open_scanner(
+        sc.kind,
+        sc.device,
+        emit=emit,
+        baud=sc.baud,
+        layout=sc.layout,
+    )
 
 
 def cmd_learn(args: argparse.Namespace) -> int:

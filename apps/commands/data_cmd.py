@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import DataError
+from engine.core import DataError, Game
 
 from .. import datacheck
 from ..userdata import user_override_path
@@ -55,15 +55,25 @@ def cmd_data(args: argparse.Namespace) -> int:
         data = game.load_data(override) if override else game.data()
     except DataError as exc:
         return _fail(str(exc))
+    _print_groups(game, data, provisional_only=args.provisional)
+    _print_left(game, data, override or user_override_path(game.name))
+    return 0
+
+
+def _print_groups(game: Game[Any], data: Any, *, provisional_only: bool) -> None:
+    """Where each group's values come from (the owner's file, a rulebook, a guess)."""
     groups = list(data.groups.values())
-    if args.provisional:
+    if provisional_only:
         groups = [g for g in groups if g.unchecked()]
     width = max((len(g.name) for g in data.groups.values()), default=10)
     print(f"{game.title} component data ({data.origin}, digest {data.digest})")
     for group in groups:
         print(f"  {group.name:<{width}}  {group.provenance:<11}  {group.source}")
+
+
+def _print_left(game: Game[Any], data: Any, path: Path) -> None:
+    """The values still to check with the components in hand, and how."""
     left = data.unchecked()
-    path = override or user_override_path(game.name)
     if left:
         names = ", ".join(f"[{g.name}] {k}" for g, k in left)
         print(
@@ -73,7 +83,6 @@ def cmd_data(args: argparse.Namespace) -> int:
         )
     else:
         print(f"No value is provisional: every guess was checked ({path}).")
-    return 0
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -136,14 +145,18 @@ def walk(
             answers[(q.group, q.key)] = value
         if (n == len(todo) or todo[n].group != q.group) and answers:
             write(q.group)
+    say(_summary(game, path, saved, skipped))
+    return 0
+
+
+def _summary(game: str, path: Path, saved: int, skipped: int) -> str:
+    """What the check wrote, and what is left a guess (read back from the file)."""
     left = len(
         datacheck.questions(game, engine.get(game).load_data(path) if path.is_file() else None)
     )
-    say(
-        f"{saved} values written; {left} still provisional"
-        + (f" ({skipped} skipped)." if skipped else ".")
+    return f"{saved} values written; {left} still provisional" + (
+        f" ({skipped} skipped)." if skipped else "."
     )
-    return 0
 
 
 _STOP, _SKIP = object(), object()

@@ -21,18 +21,22 @@ import queue
 import sys
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from firmware_bridge.config import BridgeConfig, parse_bridge
+from firmware_bridge.config import BridgeConfig, McuConfig, ScannerConfig, parse_bridge
 from firmware_bridge.events import CardEvent, LinkEvent
 from firmware_bridge.mcu import McuLink, McuStrip
 from hw import pi
 from hw.buttons import ButtonError, Buttons, factory_name, resolve_pin_factory
-from hw.config import ButtonSpec, ConfigError, HwConfig, load_config
+from hw.config import ButtonSpec, ConfigError, HwConfig, SeatConfig, StripConfig, load_config
 from hw.strip import StripError
 from hw.tomlsource import TomlSource
 
 from .. import args as types
+
+if TYPE_CHECKING:
+    from firmware_bridge.link import SerialLink
+    from hw.pipeline import Pipeline
 
 DEMO_CONFIG = Path(__file__).resolve().parents[2] / "hw" / "demo_table.toml"
 LIT = (128, 128, 128)
@@ -184,6 +188,20 @@ class Doctor:
         cfg = self.cfg
         self.say(f"Tavola hardware self-test ({cfg.source})")
         self.say(f"board:        {pi.describe(self.model_path)}")
+        factory = self._open_buttons()
+        try:
+            self._check_parts()
+        finally:
+            if self.mcu is not None:
+                self.mcu.close()
+            self.release(factory)
+        self.say(f"result:       {self._verdict()}")
+        return 1 if self.failures else NOT_VERIFIED if self.unverified else 0
+
+    def _open_buttons(self) -> Any:
+        """Watch the configured buttons (`self.buttons`); returns the pin factory to release
+        at the end, None if it could not be made."""
+        cfg = self.cfg
         factory = None
         try:
             factory = resolve_pin_factory(cfg.pin_factory)
@@ -195,27 +213,25 @@ class Doctor:
             name = factory_name(self.buttons.pin_factory if self.buttons else factory)
             note = " (mocked: pressing buttons itself)" if self.auto(self.buttons) else ""
             self.say(f"pin factory:  {name}{note}")
-        try:
-            self.find_stuck()
-            self.check_mcu()
-            self.check_strip()
-            if self.buttons is not None:
-                self.check_buttons(self.buttons)
-            else:
-                self.say("buttons:      none configured")
-            self.check_scanner()
-        finally:
-            if self.mcu is not None:
-                self.mcu.close()
-            self.release(factory)
-        if self.failures:
-            verdict = f"{self.failures} problem(s), see above"
-        elif self.unverified:
-            verdict = f"no fault found, {self.unverified} check(s) NOT VERIFIED, see above"
+        return factory
+
+    def _check_parts(self) -> None:
+        """Each part in turn; the board first, since the strip may hang off it."""
+        self.find_stuck()
+        self.check_mcu()
+        self.check_strip()
+        if self.buttons is not None:
+            self.check_buttons(self.buttons)
         else:
-            verdict = "all good"
-        self.say(f"result:       {verdict}")
-        return 1 if self.failures else NOT_VERIFIED if self.unverified else 0
+            self.say("buttons:      none configured")
+        self.check_scanner()
+
+    def _verdict(self) -> str:
+        if self.failures:
+            return f"{self.failures} problem(s), see above"
+        if self.unverified:
+            return f"no fault found, {self.unverified} check(s) NOT VERIFIED, see above"
+        return "all good"
 
     def release(self, factory: Any) -> None:
         """Free the pins; a pin driver that fails at this point (lgpio's 'GPIO busy' when it
@@ -297,25 +313,28 @@ class Doctor:
                 f"{info.version}, {info.led_count} LEDs: ok"
             )
             return
-        bad = next((e for e in told if e.kind == "incompatible"), None)
-        if bad is not None:
-            self.fault(f"mcu:          FAILED: {bad.message}")
-        elif not link.link.opens:
-            missing = next((e.message for e in told if e.kind == "missing"), "")
-            why = missing[missing.find("(") + 1 : missing.rfind(")")] if "(" in missing else ""
-            self.fault(
-                f"mcu:          FAILED: not found ({why or mc.device}): fix: plug the "
-                "board in, or correct [mcu] path / usb"
-            )
-        else:
-            self.fault(
-                f"mcu:          FAILED: {link.link.path} opened but did not answer HELLO "
-                f"in {self.timeout:g} s: fix: flash firmware_bridge/firmware to it, or "
-                "point [mcu] at the board that runs it"
-            )
+        self.fault(self._mcu_failure(link, told, mc))
         if not ready:
             link.close()
             self.mcu = None
+
+    def _mcu_failure(self, link: McuLink, told: list[LinkEvent], mc: McuConfig) -> str:
+        """Why the board did not answer, from what its link told, and the fix."""
+        bad = next((e for e in told if e.kind == "incompatible"), None)
+        if bad is not None:
+            return f"mcu:          FAILED: {bad.message}"
+        if not link.link.opens:
+            missing = next((e.message for e in told if e.kind == "missing"), "")
+            why = missing[missing.find("(") + 1 : missing.rfind(")")] if "(" in missing else ""
+            return (
+                f"mcu:          FAILED: not found ({why or mc.device}): fix: plug the "
+                "board in, or correct [mcu] path / usb"
+            )
+        return (
+            f"mcu:          FAILED: {link.link.path} opened but did not answer HELLO "
+            f"in {self.timeout:g} s: fix: flash firmware_bridge/firmware to it, or "
+            "point [mcu] at the board that runs it"
+        )
 
     # --- LEDs ------------------------------------------------------------------------------
 
@@ -331,7 +350,6 @@ class Doctor:
         return open_strip(sc)
 
     def check_strip(self) -> None:
-        from hw.backends.mock import MockStrip
         from hw.pipeline import Pipeline
 
         sc = self.cfg.strip
@@ -349,55 +367,58 @@ class Doctor:
         except StripError as e:
             self.fault(f"  FAILED: {e}")
             return
-        mock = isinstance(strip, MockStrip)
-        confirm = not mock and self.buttons is not None
-        hold = self.segment_seconds if self.segment_seconds is not None else (0 if mock else 2)
         pipeline = Pipeline.from_config(
             strip, dataclasses.replace(pc, fps=None), segments=sc.segments
         )
-        segments = sc.segments or {"whole strip": (0, sc.count)}
-        width = max(len(n) for n in segments)
         try:
-            for name, (start, stop) in segments.items():
-                frame = [(0, 0, 0)] * sc.count
-                for i in range(start, stop):
-                    frame[i] = LIT
-                for i, colour in zip(range(start, stop), MARKERS, strict=False):
-                    frame[i] = colour
-                pipeline.show(frame, force=True)
-                line = (
-                    f"  {name:<{width}}  LEDs {start}-{stop - 1}: "
-                    f"{pipeline.milliamps(strip_bytes(pipeline)):.0f} mA predicted"
-                )
-                if mock:
-                    ok = self.verify_mock(strip, start, stop)
-                    if ok:
-                        self.say(line + ", lit (checked on the mock strip)")
-                    else:
-                        self.fault(line + ", WRONG LEDs lit")
-                elif confirm:
-                    self.say(
-                        line + f": press any button if they light, the first three red, "
-                        f"green, blue ({self.timeout:g} s)"
-                    )
-                    who = self.next_press(self.timeout)
-                    if who is not None:
-                        self.say(f"  {name:<{width}}  lit, confirmed by {_who_name(who[0])}")
-                        time.sleep(0.3)  # the confirming press's release, then the next one
-                        self._drain()
-                    else:
-                        self.not_verified(
-                            f"  {name:<{width}}  NOT VERIFIED: nobody pressed in "
-                            f"{self.timeout:g} s: {DARK_FIX}"
-                        )
-                else:
-                    self.say(line + f", lit for {hold:g} s: first three red, green, blue?")
-                    time.sleep(hold)
-                    self.not_verified(
-                        f"  {name:<{width}}  NOT VERIFIED: no button to confirm with: {DARK_FIX}"
-                    )
+            self._light_segments(strip, pipeline, sc)
         finally:
             strip.close()
+
+    def _light_segments(self, strip: Any, pipeline: Pipeline, sc: StripConfig) -> None:
+        """Light each segment alone, its first three LEDs red, green, blue, and have the
+        mock strip, a press, or nobody (NOT VERIFIED) say it looked right."""
+        from hw.backends.mock import MockStrip
+
+        mock = isinstance(strip, MockStrip)
+        confirm = not mock and self.buttons is not None
+        hold = self.segment_seconds if self.segment_seconds is not None else (0 if mock else 2)
+        segments = sc.segments or {"whole strip": (0, sc.count)}
+        width = max(len(n) for n in segments)
+        for name, (start, stop) in segments.items():
+            pipeline.show(_segment_frame(sc.count, start, stop), force=True)
+            label = f"  {name:<{width}}  "
+            line = (
+                f"{label}LEDs {start}-{stop - 1}: "
+                f"{pipeline.milliamps(strip_bytes(pipeline)):.0f} mA predicted"
+            )
+            if mock:
+                if self.verify_mock(strip, start, stop):
+                    self.say(line + ", lit (checked on the mock strip)")
+                else:
+                    self.fault(line + ", WRONG LEDs lit")
+            elif confirm:
+                self._confirm_segment(label, line)
+            else:
+                self.say(line + f", lit for {hold:g} s: first three red, green, blue?")
+                time.sleep(hold)
+                self.not_verified(f"{label}NOT VERIFIED: no button to confirm with: {DARK_FIX}")
+
+    def _confirm_segment(self, label: str, line: str) -> None:
+        """A person at the table presses any button if the segment lit as it should."""
+        self.say(
+            line + f": press any button if they light, the first three red, "
+            f"green, blue ({self.timeout:g} s)"
+        )
+        who = self.next_press(self.timeout)
+        if who is not None:
+            self.say(f"{label}lit, confirmed by {_who_name(who[0])}")
+            time.sleep(0.3)  # the confirming press's release, then the next one
+            self._drain()
+        else:
+            self.not_verified(
+                f"{label}NOT VERIFIED: nobody pressed in {self.timeout:g} s: {DARK_FIX}"
+            )
 
     def not_verified(self, line: str) -> None:
         self.unverified += 1
@@ -424,6 +445,20 @@ class Doctor:
             + ("" if auto else f"      press each button when asked ({self.timeout:g} s each)")
         )
         specs = [spec for seat in self.cfg.seats for spec in seat.buttons]
+        answers = self._ask_buttons(buttons, specs, auto)
+        by_key = {(s.seat, s.button): s for s in specs}
+        findings = self.wiring_findings(answers, by_key)
+        self._report_seats(answers)
+        for line in findings:
+            self.fault(line)
+        good = sum(1 for k, v in answers.items() if v == k)
+        self.say(f"  {good} of {len(specs)} buttons responded")
+
+    def _ask_buttons(
+        self, buttons: Buttons, specs: list[ButtonSpec], auto: bool
+    ) -> dict[Key, Key | None]:
+        """Which button answered the question for each (None: none in time); a button
+        held since start is not asked. A mocked table presses each button itself."""
         answers: dict[Key, Key | None] = {}
         self._drain()
         for spec in specs:
@@ -439,78 +474,42 @@ class Doctor:
                 buttons.press_pin(spec.seat, spec.button, False)
             time.sleep(0.05 if auto else 0.3)
             self._drain()  # the release, and any bounce of a loose wire
-        by_key = {(s.seat, s.button): s for s in specs}
-        findings = self.wiring_findings(answers, by_key)
-        results: dict[str, list[str]] = {}
-        for seat in self.cfg.seats:
-            words = []
-            if seat.kind == "phone":
-                words.append("no buttons: played from a paired phone, nothing to press")
-            for spec in seat.buttons:
-                key = (spec.seat, spec.button)
-                got = answers.get(key)
-                state = (
-                    "HELD"
-                    if key in self.stuck
-                    else "ok"
-                    if got == key
-                    else "NO RESPONSE"
-                    if got is None
-                    else f"answered as {_who_name(got[0])} {got[1]}"
-                )
-                words.append(f"{spec.button} GPIO{spec.pin} {state}")
-            results[_who(seat.buttons[0]) if seat.buttons else _who_name(seat.name)] = words
+        return answers
+
+    def _report_seats(self, answers: dict[Key, Key | None]) -> None:
+        """A line per seat, how each of its buttons answered, the names in one column."""
+        results = {_seat_label(seat): self._seat_words(seat, answers) for seat in self.cfg.seats}
         width = max((len(w) for w in results), default=0)
         for who, words in results.items():
             self.say(f"  {who:<{width}}  " + ", ".join(words))
-        for line in findings:
-            self.fault(line)
-        good = sum(1 for k, v in answers.items() if v == k)
-        self.say(f"  {good} of {len(specs)} buttons responded")
+
+    def _seat_words(self, seat: SeatConfig, answers: dict[Key, Key | None]) -> list[str]:
+        """How each button of a seat answered, for the seat's line of the report."""
+        words = []
+        if seat.kind == "phone":
+            words.append("no buttons: played from a paired phone, nothing to press")
+        for spec in seat.buttons:
+            key = (spec.seat, spec.button)
+            words.append(f"{spec.button} GPIO{spec.pin} {self._state(key, answers.get(key))}")
+        return words
+
+    def _state(self, key: Key, got: Key | None) -> str:
+        if key in self.stuck:
+            return "HELD"
+        if got == key:
+            return "ok"
+        if got is None:
+            return "NO RESPONSE"
+        return f"answered as {_who_name(got[0])} {got[1]}"
 
     @staticmethod
     def wiring_findings(answers: dict[Key, Key | None], specs: dict[Key, ButtonSpec]) -> list[str]:
         """One line per wiring fault, with its fix: dead buttons, swapped pairs, swapped
         seats, and a button answering for another one way only."""
         wrong = {k: v for k, v in answers.items() if v is not None and v != k}
-        lines: list[str] = []
-        done: set[Key] = set()
-        seats = sorted({k[0] for k in wrong})
-        for i, a in enumerate(seats):
-            for b in seats[i + 1 :]:
-                mine = [k for k in answers if k[0] in (a, b)]
-                if mine and all(wrong.get(k) == (b if k[0] == a else a, k[1]) for k in mine):
-                    lines.append(
-                        f"  seats {a} and {b} are swapped (each seat's buttons answer "
-                        f"as the other's): fix: swap their cables, or the pins of "
-                        f"[seats.{a}] and [seats.{b}]"
-                    )
-                    done.update(mine)
-        for k, v in wrong.items():
-            if k in done:
-                continue
-            x, y = specs[k], specs[v]
-            if wrong.get(v) == k:
-                done.update((k, v))
-                lines.append(
-                    f"  {_who(x)} {x.button} (GPIO{x.pin}) and {_who(y)} {y.button} "
-                    f"(GPIO{y.pin}) are swapped: fix: swap their wires, or swap the "
-                    "two pins in the config"
-                )
-            else:
-                done.add(k)
-                lines.append(
-                    f"  {_who(x)} {x.button} (GPIO{x.pin}): pressing it answered as "
-                    f"{_who(y)} {y.button} (GPIO{y.pin}): fix: its wire goes to "
-                    f"GPIO{y.pin}; move it to GPIO{x.pin}"
-                )
-        for k, answer in answers.items():
-            if answer is None:
-                x = specs[k]
-                lines.append(
-                    f"  {_who(x)} {x.button} GPIO{x.pin}: NO RESPONSE: fix: check the "
-                    f"switch and its wires to GPIO{x.pin} and to GND"
-                )
+        lines, done = _swapped_seats(answers, wrong)
+        lines += _crossed_buttons(wrong, specs, done)
+        lines += _dead_buttons(answers, specs)
         return lines
 
     # --- the card scanner --------------------------------------------------------------
@@ -538,42 +537,132 @@ class Doctor:
             self.fault(f"scanner:      FAILED: {e}")
             return
         try:
-            if not link.wait_connected(self.timeout):
-                why = ""
-                while not events.empty():
-                    ev = events.get()
-                    if isinstance(ev, LinkEvent):
-                        why = ev.message
-                self.fault(
-                    f"scanner:      FAILED: {why or f'{sc.device} did not open'}: fix: "
-                    f"plug it in, or correct [scanner] path / usb"
-                    + (" (ls /dev/input/by-id)" if sc.kind == "hid" else "")
-                )
-                return
-            self.say(
-                f"scanner:      {sc.kind} at {link.path}: opened; scan any card "
-                f"({self.timeout:g} s)"
-            )
-            deadline = time.monotonic() + self.timeout
-            while (left := deadline - time.monotonic()) > 0:
-                try:
-                    ev = events.get(timeout=left)
-                except queue.Empty:
-                    break
-                if isinstance(ev, CardEvent):
-                    self.say(f"  read {ev.code!r}: ok")
-                    return
-            self.not_verified(
-                f"  NOT VERIFIED: no card scanned in {self.timeout:g} s: if you "
-                "scanned one, check the scanner's mode "
-                + (
-                    "(keyboard, Enter after each code) and [scanner] layout"
-                    if sc.kind == "hid"
-                    else "(serial, a line per code) and [scanner] baud"
-                )
-            )
+            self._scan_a_card(link, events, sc)
         finally:
             link.close()
+
+    def _scan_a_card(
+        self, link: SerialLink, events: queue.SimpleQueue[object], sc: ScannerConfig
+    ) -> None:
+        """The scanner must open; a card scanned within the timeout shows it reads."""
+        if not link.wait_connected(self.timeout):
+            self.fault(_scanner_missing(events, sc))
+            return
+        self.say(
+            f"scanner:      {sc.kind} at {link.path}: opened; scan any card ({self.timeout:g} s)"
+        )
+        if self._card_read(events):
+            return
+        self.not_verified(
+            f"  NOT VERIFIED: no card scanned in {self.timeout:g} s: if you "
+            "scanned one, check the scanner's mode "
+            + (
+                "(keyboard, Enter after each code) and [scanner] layout"
+                if sc.kind == "hid"
+                else "(serial, a line per code) and [scanner] baud"
+            )
+        )
+
+    def _card_read(self, events: queue.SimpleQueue[object]) -> bool:
+        """Wait up to the timeout for a card; say its code if one comes."""
+        deadline = time.monotonic() + self.timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                ev = events.get(timeout=left)
+            except queue.Empty:
+                break
+            if isinstance(ev, CardEvent):
+                self.say(f"  read {ev.code!r}: ok")
+                return True
+        return False
+
+
+def _scanner_missing(events: queue.SimpleQueue[object], sc: ScannerConfig) -> str:
+    """Why the scanner did not open (the link's last word on it), and the fix."""
+    why = ""
+    while not events.empty():
+        ev = events.get()
+        if isinstance(ev, LinkEvent):
+            why = ev.message
+    return (
+        f"scanner:      FAILED: {why or f'{sc.device} did not open'}: fix: "
+        f"plug it in, or correct [scanner] path / usb"
+        + (" (ls /dev/input/by-id)" if sc.kind == "hid" else "")
+    )
+
+
+def _segment_frame(count: int, start: int, stop: int) -> list[tuple[int, int, int]]:
+    """The strip dark but for one segment, whose first three LEDs are red, green, blue."""
+    frame = [(0, 0, 0)] * count
+    for i in range(start, stop):
+        frame[i] = LIT
+    for i, colour in zip(range(start, stop), MARKERS, strict=False):
+        frame[i] = colour
+    return frame
+
+
+def _seat_label(seat: SeatConfig) -> str:
+    return _who(seat.buttons[0]) if seat.buttons else _who_name(seat.name)
+
+
+def _swapped_seats(
+    answers: dict[Key, Key | None], wrong: dict[Key, Key]
+) -> tuple[list[str], set[Key]]:
+    """Pairs of seats whose every button answers as the other seat's same button (a
+    swapped cable), and the buttons that explains."""
+    lines: list[str] = []
+    done: set[Key] = set()
+    seats = sorted({k[0] for k in wrong})
+    for i, a in enumerate(seats):
+        for b in seats[i + 1 :]:
+            mine = [k for k in answers if k[0] in (a, b)]
+            if mine and all(wrong.get(k) == (b if k[0] == a else a, k[1]) for k in mine):
+                lines.append(
+                    f"  seats {a} and {b} are swapped (each seat's buttons answer "
+                    f"as the other's): fix: swap their cables, or the pins of "
+                    f"[seats.{a}] and [seats.{b}]"
+                )
+                done.update(mine)
+    return lines, done
+
+
+def _crossed_buttons(
+    wrong: dict[Key, Key], specs: dict[Key, ButtonSpec], done: set[Key]
+) -> list[str]:
+    """Buttons answering for another, not explained by a swapped seat: both ways is a
+    swapped pair of wires, one way a wire on the other's pin."""
+    lines: list[str] = []
+    for k, v in wrong.items():
+        if k in done:
+            continue
+        x, y = specs[k], specs[v]
+        if wrong.get(v) == k:
+            done.update((k, v))
+            lines.append(
+                f"  {_who(x)} {x.button} (GPIO{x.pin}) and {_who(y)} {y.button} "
+                f"(GPIO{y.pin}) are swapped: fix: swap their wires, or swap the "
+                "two pins in the config"
+            )
+        else:
+            done.add(k)
+            lines.append(
+                f"  {_who(x)} {x.button} (GPIO{x.pin}): pressing it answered as "
+                f"{_who(y)} {y.button} (GPIO{y.pin}): fix: its wire goes to "
+                f"GPIO{y.pin}; move it to GPIO{x.pin}"
+            )
+    return lines
+
+
+def _dead_buttons(answers: dict[Key, Key | None], specs: dict[Key, ButtonSpec]) -> list[str]:
+    lines = []
+    for k, answer in answers.items():
+        if answer is None:
+            x = specs[k]
+            lines.append(
+                f"  {_who(x)} {x.button} GPIO{x.pin}: NO RESPONSE: fix: check the "
+                f"switch and its wires to GPIO{x.pin} and to GND"
+            )
+    return lines
 
 
 def strip_bytes(pipeline: object) -> bytes:

@@ -129,6 +129,26 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 def load_record(path: Path) -> dict[str, Any]:
     """Read and check a recorded game; anything wrong is one line naming the field."""
+    record = _read_record(path)
+    missing = [k for k in ("game", "players", "actions") if k not in record]
+    if missing:
+        raise SystemExit(f"tavola replay: {path} lacks {', '.join(missing)}")
+    _check_field(path, "game", Choice(engine.games()), record["game"])
+    game = engine.get(record["game"])
+    _check_field(path, "players", Int(lo=game.min_players, hi=game.max_players), record["players"])
+    _check_field(path, "seed", SEED, record.get("seed", 0))
+    if not isinstance(record.get("options", {}), dict):
+        raise _bad(
+            path,
+            "options",
+            f"must be an object of option names, got {kind_of(record['options'])}",
+        )
+    _check_actions(path, record["actions"])
+    return record
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    """The file's JSON object; a file that cannot be read, or is not one, ends the command."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -144,28 +164,25 @@ def load_record(path: Path) -> dict[str, Any]:
             f"tavola replay: {path} must hold a JSON object with game, players, "
             f"seed, options and actions, not {kind_of(record)}"
         )
-    missing = [k for k in ("game", "players", "actions") if k not in record]
-    if missing:
-        raise SystemExit(f"tavola replay: {path} lacks {', '.join(missing)}")
+    return record
 
-    def bad(field: str, message: str) -> SystemExit:
-        return SystemExit(f"tavola replay: {path}: {field}: {message}")
 
-    def check(field: str, kind: Type, value: Any) -> None:
-        try:
-            kind.check(value)
-        except Invalid as exc:
-            raise bad(field, str(exc)) from None
+def _bad(path: Path, field: str, message: str) -> SystemExit:
+    return SystemExit(f"tavola replay: {path}: {field}: {message}")
 
-    check("game", Choice(engine.games()), record["game"])
-    game = engine.get(record["game"])
-    check("players", Int(lo=game.min_players, hi=game.max_players), record["players"])
-    check("seed", SEED, record.get("seed", 0))
-    if not isinstance(record.get("options", {}), dict):
-        raise bad("options", f"must be an object of option names, got {kind_of(record['options'])}")
-    actions = record["actions"]
+
+def _check_field(path: Path, field: str, kind: Type, value: Any) -> None:
+    try:
+        kind.check(value)
+    except Invalid as exc:
+        raise _bad(path, field, str(exc)) from None
+
+
+def _check_actions(path: Path, actions: Any) -> None:
+    """A list whose items are notation strings or [seat, text] pairs."""
     if not isinstance(actions, list):
-        raise bad(
+        raise _bad(
+            path,
             "actions",
             f"must be a list of notation strings or [seat, text] pairs, got {kind_of(actions)}",
         )
@@ -173,12 +190,12 @@ def load_record(path: Path) -> dict[str, Any]:
         if isinstance(item, list) and len(item) == 2:
             continue
         if not isinstance(item, str):
-            raise bad(
+            raise _bad(
+                path,
                 f"action {n}",
                 f"must be a notation string or a [seat, text] pair, got "
                 f"{kind_of(item)} {str(item)[:40]!r}",
             )
-    return record
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -10,10 +10,13 @@ import signal
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import engine
+from engine.core import Game
 from hw.tomlsource import ConfigError
 
 from .. import args as types
@@ -22,6 +25,9 @@ from ..journal import GameRecord, Journal, JournalError, default_path
 from ..record import exported, game_log, replay, seat_namer
 from .engine_cmds import bot_args, option_args, parse_options
 
+if TYPE_CHECKING:
+    from ..sim import ManualClock
+
 
 def _fail(message: str) -> int:
     print(f"tavola: {message}", file=sys.stderr)
@@ -29,17 +35,13 @@ def _fail(message: str) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from ..sim import ButtonBot, ManualClock, demo_config, final_lines, strip_of
+    from ..sim import ManualClock, demo_config
 
     game = engine.get(args.game)
     players = game.min_players if args.players is None else args.players
-    if not game.min_players <= players <= game.max_players:
-        return _fail(
-            f"--players: {game.title} is for {game.min_players}-{game.max_players} "
-            f"players, not {players}"
-        )
-    if not 0 <= args.bots <= players:
-        return _fail(f"--bots: {args.bots} bots for {players} players")
+    problem = _demo_problem(game, players, args.bots)
+    if problem is not None:
+        return _fail(problem)
     options = parse_options(args)
     try:
         game.resolve_options(players, options)
@@ -52,13 +54,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
         out.flush()
 
     with tempfile.TemporaryDirectory(prefix="tavola-demo-") as tmp:
-        journal = (
-            Path(args.db) if args.db else (default_path() if args.keep else Path(tmp) / "demo.db")
-        )
         config = demo_config(
             game.name,
             players,
-            journal=journal,
+            journal=_demo_journal(args, Path(tmp)),
             seed=args.seed,
             strip=args.strip,
             chance=args.chance,
@@ -72,23 +71,56 @@ def cmd_demo(args: argparse.Namespace) -> int:
         except (ConfigError, JournalError) as exc:
             return _fail(str(exc))
         try:
-            plural = "s" if args.bots > 1 else ""
-            bots = f" ({args.bots} played by the {args.bot} bot{plural})" if args.bots else ""
-            say(f"{game.title} on a mocked table: {players} players{bots}, seed {args.seed}")
-            table.app.start()
-            table.app.tick()
-            pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
-            bot = ButtonBot(table, clock, args.seed, noise=args.noise, on_press=pace)
-            if not bot.play(players):
-                say(f"Stopped after {bot.presses} button presses: the game had not ended.")
-                return 1
-            for line in final_lines(table):
-                say(line)
-            strip = strip_of(table)
-            frames = len(strip.raw_frames) if strip is not None else table.pipeline.pushed
-            say(f"{bot.presses} button presses, {frames} frames sent to the strip")
+            return _play_demo(table, clock, game, players, args, say)
         finally:
             table.close()
+
+
+def _demo_problem(game: Game[Any], players: int, bots: int) -> str | None:
+    """Why --players or --bots cannot seat this game, if they cannot."""
+    if not game.min_players <= players <= game.max_players:
+        return (
+            f"--players: {game.title} is for {game.min_players}-{game.max_players} "
+            f"players, not {players}"
+        )
+    if not 0 <= bots <= players:
+        return f"--bots: {bots} bots for {players} players"
+    return None
+
+
+def _demo_journal(args: argparse.Namespace, tmp: Path) -> Path:
+    """--db, else with --keep the usual journal, else one thrown away after the demo."""
+    if args.db:
+        return Path(args.db)
+    return default_path() if args.keep else tmp / "demo.db"
+
+
+def _play_demo(
+    table: runtime.Appliance,
+    clock: ManualClock,
+    game: Game[Any],
+    players: int,
+    args: argparse.Namespace,
+    say: Callable[[str], None],
+) -> int:
+    """A bot presses the buttons until the game ends; 1 if it never does."""
+    from ..sim import ButtonBot, final_lines, strip_of
+
+    plural = "s" if args.bots > 1 else ""
+    bots = f" ({args.bots} played by the {args.bot} bot{plural})" if args.bots else ""
+    say(f"{game.title} on a mocked table: {players} players{bots}, seed {args.seed}")
+    table.app.start()
+    table.app.tick()
+    pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
+    bot = ButtonBot(table, clock, args.seed, noise=args.noise, on_press=pace)
+    if not bot.play(players):
+        say(f"Stopped after {bot.presses} button presses: the game had not ended.")
+        return 1
+    for line in final_lines(table):
+        say(line)
+    strip = strip_of(table)
+    frames = len(strip.raw_frames) if strip is not None else table.pipeline.pushed
+    say(f"{bot.presses} button presses, {frames} frames sent to the strip")
     return 0
 
 
@@ -207,14 +239,18 @@ def cmd_history(args: argparse.Namespace) -> int:
             print(f"tavola: {journal.report}", file=sys.stderr)
         if args.game is not None:
             return _one_game(journal, args.game, args.export)
-        games = journal.history(limit=args.limit)
-        if not games:
-            print("no finished games yet")
-        for g in games:
-            print(_history_line(journal, g))
+        _list_games(journal, args.limit)
     finally:
         journal.close()
     return 0
+
+
+def _list_games(journal: Journal, limit: int) -> None:
+    games = journal.history(limit=limit)
+    if not games:
+        print("no finished games yet")
+    for g in games:
+        print(_history_line(journal, g))
 
 
 def _history_line(journal: Journal, g: GameRecord) -> str:

@@ -140,35 +140,55 @@ def _seats(
     turn = obs.current if obs.current is not None and 0 <= obs.current < obs.seats else None
     for seat, (name, colour, label) in enumerate(listed):
         lines = wrap(board.holdings(obs, seat), WIDTH - 40)
-        leds = [
-            k
-            for k in frame
-            if label is not None and k.startswith(f"seat.{label}.") and k != f"seat.{label}.status"
-        ]
+        leds = _seat_leds(frame, label)
         height = 8 + 15 * (1 + len(lines)) + (14 if leds else 0)
         top = c.y
-        fill = hex_colour(colour)
-        ring = {"stroke": fill, "stroke_width": 3} if seat == turn else {"stroke": FAINT}
-        c.rect(4, top, WIDTH - 8, height, "#fff", rx=5, **ring, class_=f"seat seat-{seat}")
-        if seat == turn:  # a thin dark line inside: a pale seat colour still shows
-            c.rect(7, top + 3, WIDTH - 14, height - 6, "none", rx=3, stroke=INK, stroke_width=0.6)
-        c.circle(16, top + 12, 6, fill, stroke=INK, stroke_width=0.5)
-        who = f"{name} - to play" if seat == turn else name
-        c.text(28, top + 16, who, 13, font_weight="bold" if seat == turn else None)
+        _seat_box(c, seat, name, colour, top, height, to_play=seat == turn)
         for k, line in enumerate(lines):
             c.text(28, top + 31 + 15 * k, line)
         if label is not None:
-            c.place(f"seat.{label}.status", WIDTH - 20, top + 6, LED, LED)
-            x = 28.0
-            for key in leds:
-                word = key.rsplit(".", 1)[1].replace("_", " ")
-                value = frame[key]
-                n = len(value) if isinstance(value, list) else 1
-                c.text(x, top + height - 5, word, fill=FAINT)
-                x += 6.4 * len(word) + 4
-                c.place(key, x, top + height - 12, LED * n, LED)
-                x += LED * n + 10
+            _seat_lights(c, frame, label, leds, top, height)
         c.y += height + 4
+
+
+def _seat_leds(frame: ElementFrame, label: str | None) -> list[str]:
+    """The seat's elements along the foot of its row (its status LED sits in the corner)."""
+    return [
+        k
+        for k in frame
+        if label is not None and k.startswith(f"seat.{label}.") and k != f"seat.{label}.status"
+    ]
+
+
+def _seat_box(
+    c: Canvas, seat: int, name: str, colour: Colour, top: float, height: float, *, to_play: bool
+) -> None:
+    """The row's frame, colour dot and name; the seat to play ringed in its colour."""
+    fill = hex_colour(colour)
+    ring = {"stroke": fill, "stroke_width": 3} if to_play else {"stroke": FAINT}
+    c.rect(4, top, WIDTH - 8, height, "#fff", rx=5, **ring, class_=f"seat seat-{seat}")
+    if to_play:  # a thin dark line inside: a pale seat colour still shows
+        c.rect(7, top + 3, WIDTH - 14, height - 6, "none", rx=3, stroke=INK, stroke_width=0.6)
+    c.circle(16, top + 12, 6, fill, stroke=INK, stroke_width=0.5)
+    who = f"{name} - to play" if to_play else name
+    c.text(28, top + 16, who, 13, font_weight="bold" if to_play else None)
+
+
+def _seat_lights(
+    c: Canvas, frame: ElementFrame, label: str, leds: list[str], top: float, height: float
+) -> None:
+    """Where the seat's LEDs are drawn: the status LED in the corner, the others named
+    side by side along the foot of the row."""
+    c.place(f"seat.{label}.status", WIDTH - 20, top + 6, LED, LED)
+    x = 28.0
+    for key in leds:
+        word = key.rsplit(".", 1)[1].replace("_", " ")
+        value = frame[key]
+        n = len(value) if isinstance(value, list) else 1
+        c.text(x, top + height - 5, word, fill=FAINT)
+        x += 6.4 * len(word) + 4
+        c.place(key, x, top + height - 12, LED * n, LED)
+        x += LED * n + 10
 
 
 def _lights(c: Canvas, frame: ElementFrame) -> None:

@@ -104,19 +104,26 @@ def _answers(body: Any) -> tuple[str, list[tuple[str, str, str | None]]] | str:
         return 'answers must be a list of {"group", "key", "answer"} or {..., "matches": true}'
     out: list[tuple[str, str, str | None]] = []
     for a in answers:
-        if not isinstance(a, dict) or set(a) - {"group", "key", "answer", "matches"}:
-            return 'each answer is {"group", "key", "answer": "12"} or {..., "matches": true}'
-        group, key = a.get("group"), a.get("key")
-        if not isinstance(group, str) or not isinstance(key, str):
-            return "each answer names its group and key as text"
-        typed, matches = a.get("answer"), a.get("matches")
-        if matches is True and typed is None:
-            out.append((group, key, None))
-        elif isinstance(typed, str) and matches in (None, False):
-            out.append((group, key, typed))
-        else:
-            return f"[{group}] {key}: give either the value your copy shows or matches: true"
+        one = _answer(a)
+        if isinstance(one, str):
+            return one
+        out.append(one)
     return game, out
+
+
+def _answer(a: Any) -> tuple[str, str, str | None] | str:
+    """One item of `answers`: (group, key, typed answer or None for "matches"), or why not."""
+    if not isinstance(a, dict) or set(a) - {"group", "key", "answer", "matches"}:
+        return 'each answer is {"group", "key", "answer": "12"} or {..., "matches": true}'
+    group, key = a.get("group"), a.get("key")
+    if not isinstance(group, str) or not isinstance(key, str):
+        return "each answer names its group and key as text"
+    typed, matches = a.get("answer"), a.get("matches")
+    if matches is True and typed is None:
+        return (group, key, None)
+    if isinstance(typed, str) and matches in (None, False):
+        return (group, key, typed)
+    return f"[{group}] {key}: give either the value your copy shows or matches: true"
 
 
 @dataclass(frozen=True)
@@ -141,6 +148,14 @@ def post(
         return _write(game, answers, table, playing)
 
 
+class _Refusal(Exception):
+    """An answer refused, with the status and body the page gets; nothing is written."""
+
+    def __init__(self, refusal: tuple[int, dict[str, Any]]) -> None:
+        super().__init__(refusal[1]["error"])
+        self.refusal = refusal
+
+
 def _write(
     game: str,
     answers: list[tuple[str, str, str | None]],
@@ -152,40 +167,11 @@ def _write(
         path, data = _data(game)
     except DataError as exc:
         return _refused(f"{exc} (fix the file first: nothing was written)")
-    asked = {(q.group, q.key): q for q in datacheck.questions(game, data)}
-    asked.update({(q.group, q.key): q for q in datacheck.owned(game, data)})
-    values: dict[tuple[str, str], Any] = {}
-    said = []
-    for group, key, typed in answers:
-        q = asked.get((group, key))
-        where = {"group": group, "key": key}
-        if q is None:
-            return _refused(
-                f"[{group}] {key} is not a value of {title} the check asks", where=where
-            )
-        try:
-            value = q.current if typed is None else datacheck.parse(q, typed)
-        except datacheck.AnswerError as exc:
-            return _refused(f"[{group}] {exc}", where=where)
-        values[(group, key)] = value
-        shown = replace(q, current=value).shown()
-        said.append(
-            f"[{group}] {key} = {shown}" + (" (matches your copy)" if typed is None else "")
-        )
     try:
-        written = datacheck.save(game, values, path=path, use=False)
-    except DataError as exc:
-        one = {"group": answers[0][0], "key": answers[0][1]} if len(answers) == 1 else {}
-        return _refused(f"{exc} (nothing was written)", where=one)
-    except FileChanged as exc:
-        return _refused(f"{exc}: load the check again", 409, {"retry": True})
-    except OSError as exc:
-        hint = (
-            f" The table's service must be able to write {path.parent} (docs/install.md)."
-            if exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM)
-            else ""
-        )
-        return _refused(f"cannot write {path}: {exc.strerror or exc}; nothing was written.{hint}")
+        values, said = _values(game, title, data, answers)
+        written = _save(game, values, path, answers)
+    except _Refusal as refusal:
+        return refusal.refusal
     if table is not None:
         table.events.put(DataSaved(game, written))
     when = (
@@ -201,6 +187,59 @@ def _write(
         "applies": "next game",
         "said": f"Written to {written}: {'; '.join(said)}. {when}",
     }
+
+
+def _values(
+    game: str, title: str, data: GameData, answers: list[tuple[str, str, str | None]]
+) -> tuple[dict[tuple[str, str], Any], list[str]]:
+    """Each answer read as the check reads it (a value the check asks, or one the owner's
+    file already holds), and a sentence per value for the page."""
+    asked = {(q.group, q.key): q for q in datacheck.questions(game, data)}
+    asked.update({(q.group, q.key): q for q in datacheck.owned(game, data)})
+    values: dict[tuple[str, str], Any] = {}
+    said = []
+    for group, key, typed in answers:
+        q = asked.get((group, key))
+        where = {"group": group, "key": key}
+        if q is None:
+            raise _Refusal(
+                _refused(f"[{group}] {key} is not a value of {title} the check asks", where=where)
+            )
+        try:
+            value = q.current if typed is None else datacheck.parse(q, typed)
+        except datacheck.AnswerError as exc:
+            raise _Refusal(_refused(f"[{group}] {exc}", where=where)) from None
+        values[(group, key)] = value
+        shown = replace(q, current=value).shown()
+        said.append(
+            f"[{group}] {key} = {shown}" + (" (matches your copy)" if typed is None else "")
+        )
+    return values, said
+
+
+def _save(
+    game: str,
+    values: dict[tuple[str, str], Any],
+    path: Path,
+    answers: list[tuple[str, str, str | None]],
+) -> Path:
+    """Write the owner's file unless it changed since it was read; returns where."""
+    try:
+        return datacheck.save(game, values, path=path, use=False)
+    except DataError as exc:
+        one = {"group": answers[0][0], "key": answers[0][1]} if len(answers) == 1 else {}
+        raise _Refusal(_refused(f"{exc} (nothing was written)", where=one)) from None
+    except FileChanged as exc:
+        raise _Refusal(_refused(f"{exc}: load the check again", 409, {"retry": True})) from None
+    except OSError as exc:
+        hint = (
+            f" The table's service must be able to write {path.parent} (docs/install.md)."
+            if exc.errno in (errno.EACCES, errno.EROFS, errno.EPERM)
+            else ""
+        )
+        raise _Refusal(
+            _refused(f"cannot write {path}: {exc.strerror or exc}; nothing was written.{hint}")
+        ) from None
 
 
 class NextGame:

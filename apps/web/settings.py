@@ -120,37 +120,48 @@ def _options(players: int) -> list[Setting]:
     Romana's); its choices are every value some game allows, a seat option's only the
     seats this table has (`players`). Not the option of the seats whose secrets the app
     keeps (`Game.kept_secrets`): the table sets that one for its bots."""
+    return [_option_setting(name, owners, players) for name, owners in _options_by_name().items()]
+
+
+def _options_by_name() -> dict[str, list[tuple[str, Option]]]:
+    """Each option name with the games declaring it (several games may share a name)."""
     by_name: dict[str, list[tuple[str, Option]]] = {}
     for g in engine.games():
         for option in engine.get(g).options:
             if option.name == engine.get(g).kept_secrets:
                 continue  # the table sets it for its bot seats
             by_name.setdefault(option.name, []).append((g, option))
-    out = []
-    for name, owners in by_name.items():
-        choices: list[Any] = []
-        for _, option in owners:
-            for c in option.choices or ():
-                if option.seat and isinstance(c, int) and c >= players:
-                    continue
-                if not any(type(c) is type(v) and c == v for v in choices):
-                    choices.append(c)
-        helps = [f"{engine.get(g).title}: {o.help}" for g, o in owners]
-        out.append(
-            Setting(
-                ("app", "options", name),
-                "game",
-                name.replace("_", " "),
-                "; ".join(helps),
-                Choice(choices) if choices else None,
-                "choice",
-                owners[0][1].default,
-                games=tuple(g for g, _ in owners),
-                choices=tuple(choices),
-                labels=tuple(_shown(c) for c in choices),
-            )
-        )
-    return out
+    return by_name
+
+
+def _option_choices(owners: list[tuple[str, Option]], players: int) -> list[Any]:
+    """Every value some owner allows, once each (1 and True are different values), leaving
+    out seats this table does not have."""
+    choices: list[Any] = []
+    for _, option in owners:
+        for c in option.choices or ():
+            if option.seat and isinstance(c, int) and c >= players:
+                continue
+            if not any(type(c) is type(v) and c == v for v in choices):
+                choices.append(c)
+    return choices
+
+
+def _option_setting(name: str, owners: list[tuple[str, Option]], players: int) -> Setting:
+    choices = _option_choices(owners, players)
+    helps = [f"{engine.get(g).title}: {o.help}" for g, o in owners]
+    return Setting(
+        ("app", "options", name),
+        "game",
+        name.replace("_", " "),
+        "; ".join(helps),
+        Choice(choices) if choices else None,
+        "choice",
+        owners[0][1].default,
+        games=tuple(g for g, _ in owners),
+        choices=tuple(choices),
+        labels=tuple(_shown(c) for c in choices),
+    )
 
 
 def _shown(value: Any) -> str:
@@ -290,62 +301,27 @@ def apply(
         return _apply(Path(config_path), str(config_path), changes, reload)
 
 
+class _Refusal(Exception):
+    """A change refused, with the answer the page gets; the file is untouched."""
+
+    def __init__(self, answer: dict[str, Any]) -> None:
+        super().__init__(answer["error"])
+        self.answer = answer
+
+
 def _apply(
     path: Path, name: str, changes: Mapping[Any, Any], reload: Callable[[], object] | None
 ) -> dict[str, Any]:
     try:
-        raw = path.read_bytes()
-        src = TomlSource.parse(raw.decode("utf-8"), name=name)
-        config = runtime.parse(src)
-    except OSError as exc:
-        return _refused(f"{name}: cannot read: {exc.strerror or exc}")
-    except UnicodeDecodeError as exc:
-        return _refused(f"{name}: not a TOML file: byte {exc.start} is not UTF-8 text")
-    except ConfigError as exc:
-        return _refused(f"{exc} (fix the file first: the table would not start with it)")
-    known = {s.name: s for s in settings_of(config)}
-    edits: dict[Key, Any] = {}
-    for key, value in changes.items():
-        setting = known.get(key) if isinstance(key, str) else None
-        if setting is None:
-            return _refused(
-                f"settings: {key!r} is not a setting the page can change"
-                f"{did_you_mean(str(key), list(known))}",
-                str(key),
-            )
-        if setting.kind == "name" and isinstance(value, str):
-            value = value.strip() or None  # a cleared name: the seat is "seat N" again
-        if not (value is None or isinstance(value, str | int | float | bool)):
-            return _refused(
-                f"settings: {key}: must be {_describe(setting)}, got {kind_of(value)}", key
-            )
-        now = _value(config, setting)
-        same = value == now and type(value) is type(now)
-        if not same and (value is not None or _written(src.data, setting.key)):
-            edits[setting.key] = value
-    if not edits:
-        return {"ok": True, "changed": [], "now": [], "restart": [], "reloaded": False}
-    try:
-        text = edit(src.text, edits)
-    except EditError as exc:
-        return _refused(f"{name}: {exc}")
-    try:
-        checked = runtime.parse(TomlSource.parse(text, name=name))
-        runtime.Appliance.check(checked)
-    except ConfigError as exc:
-        return _refused(str(exc), _blamed(str(exc), known))
-    try:
-        backup = replace_file(path, text.encode("utf-8"), expected=raw)
-    except FileChanged as exc:
-        return {**_refused(f"{exc}: load the settings again"), "retry": True}
-    except OSError as exc:
-        hint = (
-            "; the service may write its config once `install.sh --web` has installed the "
-            "web drop-in (docs/install.md)"
-            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
-            else ""
-        )
-        return _refused(f"{name}: cannot write: {exc.strerror or exc} (nothing changed{hint})")
+        raw, src, config = _read(path, name)
+        known = {s.name: s for s in settings_of(config)}
+        edits = _edits(config, src, known, changes)
+        if not edits:
+            return {"ok": True, "changed": [], "now": [], "restart": [], "reloaded": False}
+        text = _edited_text(src, name, edits, known)
+        backup = _write(path, name, text, raw)
+    except _Refusal as refusal:
+        return refusal.answer
     changed = [dotted(k) for k in edits]
     reloaded = reload is not None and reload() is not False
     return {
@@ -356,6 +332,99 @@ def _apply(
         "backup": str(backup),
         "reloaded": reloaded,
     }
+
+
+def _read(path: Path, name: str) -> tuple[bytes, TomlSource, runtime.Config]:
+    """The file as it is (its bytes, to notice a change before writing), which must be a
+    config the table would start with."""
+    try:
+        raw = path.read_bytes()
+        src = TomlSource.parse(raw.decode("utf-8"), name=name)
+        config = runtime.parse(src)
+    except OSError as exc:
+        raise _Refusal(_refused(f"{name}: cannot read: {exc.strerror or exc}")) from None
+    except UnicodeDecodeError as exc:
+        raise _Refusal(
+            _refused(f"{name}: not a TOML file: byte {exc.start} is not UTF-8 text")
+        ) from None
+    except ConfigError as exc:
+        raise _Refusal(
+            _refused(f"{exc} (fix the file first: the table would not start with it)")
+        ) from None
+    return raw, src, config
+
+
+def _edits(
+    config: runtime.Config,
+    src: TomlSource,
+    known: Mapping[str, Setting],
+    changes: Mapping[Any, Any],
+) -> dict[Key, Any]:
+    """The changes that change something: a value the file already has, or a default the
+    file does not write, is left alone."""
+    edits: dict[Key, Any] = {}
+    for key, value in changes.items():
+        setting, value = _change(known, key, value)
+        now = _value(config, setting)
+        same = value == now and type(value) is type(now)
+        if not same and (value is not None or _written(src.data, setting.key)):
+            edits[setting.key] = value
+    return edits
+
+
+def _change(known: Mapping[str, Setting], key: Any, value: Any) -> tuple[Setting, Any]:
+    """The setting a change names and the value to write; a JSON value only (not a list or
+    an object), which the check of the whole file then judges."""
+    setting = known.get(key) if isinstance(key, str) else None
+    if setting is None:
+        raise _Refusal(
+            _refused(
+                f"settings: {key!r} is not a setting the page can change"
+                f"{did_you_mean(str(key), list(known))}",
+                str(key),
+            )
+        )
+    if setting.kind == "name" and isinstance(value, str):
+        value = value.strip() or None  # a cleared name: the seat is "seat N" again
+    if not (value is None or isinstance(value, str | int | float | bool)):
+        raise _Refusal(
+            _refused(f"settings: {key}: must be {_describe(setting)}, got {kind_of(value)}", key)
+        )
+    return setting, value
+
+
+def _edited_text(
+    src: TomlSource, name: str, edits: Mapping[Key, Any], known: Mapping[str, Setting]
+) -> str:
+    """The file with the edits, checked as the service would check it at start-up."""
+    try:
+        text = edit(src.text, edits)
+    except EditError as exc:
+        raise _Refusal(_refused(f"{name}: {exc}")) from None
+    try:
+        checked = runtime.parse(TomlSource.parse(text, name=name))
+        runtime.Appliance.check(checked)
+    except ConfigError as exc:
+        raise _Refusal(_refused(str(exc), _blamed(str(exc), known))) from None
+    return text
+
+
+def _write(path: Path, name: str, text: str, raw: bytes) -> Path:
+    """Replace the file, unless someone changed it since it was read; returns the backup."""
+    try:
+        return replace_file(path, text.encode("utf-8"), expected=raw)
+    except FileChanged as exc:
+        raise _Refusal({**_refused(f"{exc}: load the settings again"), "retry": True}) from None
+    except OSError as exc:
+        hint = (
+            "; the service may write its config once `install.sh --web` has installed the "
+            "web drop-in (docs/install.md)"
+            if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
+            else ""
+        )
+        raise _Refusal(
+            _refused(f"{name}: cannot write: {exc.strerror or exc} (nothing changed{hint})")
+        ) from None
 
 
 def _describe(setting: Setting) -> str:

@@ -10,6 +10,7 @@ apps/layouts/florence.toml (and apps/views/florence.py, which lights them).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from engine.core import counted
 from engine.core.observation import Observation
@@ -71,6 +72,18 @@ def _cell_origin(o: FlorenceObservation, loc: int, top: float) -> tuple[float, f
     return 4 + col * (CELL_W + GAP), top + row * (CELL_H + GAP)
 
 
+class _Cell(NamedTuple):
+    """A location's square on the board: where it is drawn, what it holds, the seats'
+    colours (`name`: the prefix of its LED elements)."""
+
+    o: FlorenceObservation
+    location: Location
+    name: str
+    x: float
+    y: float
+    colour: Sequence[Colour]
+
+
 def _location(
     o: FlorenceObservation,
     i: int,
@@ -90,7 +103,16 @@ def _location(
             x + 28, y + 11, 5, "none", stroke=hex_colour(colour[location.ring]), stroke_width=3
         )
     c.place(f"{name}.ring", x + 22, y + 20, 12, 4)
-    # the Nobles: carriage here (filled) or destination marker here (outlined)
+    cell = _Cell(o, location, name, x, y, colour)
+    _location_nobles(cell, i, c)
+    _location_brags(cell, c)
+    _location_queue(cell, c)
+    _location_guards(cell, c)
+
+
+def _location_nobles(cell: _Cell, i: int, c: Canvas) -> None:
+    """The Nobles: carriage here (filled) or destination marker here (outlined)."""
+    o, name, x, y = cell.o, cell.name, cell.x, cell.y
     for n, noble in enumerate(o.nobles):
         nx = x + 46 + n * 22
         fill = hex_colour(NOBLE_COLOURS[n])
@@ -102,7 +124,11 @@ def _location(
             c.text(nx + 10, y + 14, noble.name[:2].capitalize(), fill=FAINT, text_anchor="middle")
     c.place(f"{name}.carriage", x + 46, y + 18, 64, 3)
     c.place(f"{name}.destination", x + 46, y + 22, 64, 3)
-    # the brag tile and its three marker spots, bottom (lowest VP) first
+
+
+def _location_brags(cell: _Cell, c: Canvas) -> None:
+    """The brag tile and its three marker spots, bottom (lowest VP) first."""
+    location, name, x, y, colour = cell.location, cell.name, cell.x, cell.y, cell.colour
     tile = location.tile
     c.text(
         x + 6, y + 38, _title(tile.name) if tile else "(no brag tile)", fill=INK if tile else FAINT
@@ -122,7 +148,11 @@ def _location(
             text_anchor="middle",
         )
         c.place(f"{name}.brag.{k + 1}", bx, y + 61, w - 3, 3)
-    # the queue, Prime Position first; spaces beyond the capacity are covered
+
+
+def _location_queue(cell: _Cell, c: Canvas) -> None:
+    """The queue, Prime Position first; spaces beyond the capacity are covered."""
+    o, location, name, x, y, colour = cell
     qy = y + 68
     for k in range(o.tables.spaces):
         sx = x + 5 + k * SPACE
@@ -149,7 +179,11 @@ def _location(
                 text_anchor="middle",
             )
         c.place(f"{name}.queue.{k + 1}", sx, qy + SPACE + 3, SPACE - 1, 4)
-    # the guards: Contessina's shield (spies) and Giovanni's (bouncers)
+
+
+def _location_guards(cell: _Cell, c: Canvas) -> None:
+    """The guards: Contessina's shield (spies) and Giovanni's (bouncers)."""
+    o, location, name, x, y, colour = cell
     for j, (word, guards) in enumerate((("spy", location.spies), ("bouncer", location.bouncers))):
         gx = x + 6 + j * (CELL_W / 2)
         c.text(gx, y + 104, word, fill=FAINT)

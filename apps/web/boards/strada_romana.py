@@ -44,13 +44,28 @@ def _obs(obs: Observation) -> StradaRomanaObservation:
 def draw(obs: Observation, c: Canvas, colour: Sequence[Colour]) -> None:
     o = _obs(obs)
     b = o.board
-    wagons_at = {w.square: w for w in o.wagons if w.square is not None}
-    mover = o.move.mover if o.move is not None else None
-    market = {m.square: m.cube for m in o.markets}
     c.text(WIDTH / 2, c.y + 12, "Portus", 13, font_weight="bold", text_anchor="middle")
     c.y += 18
     rows: list[tuple[int, ...]] = [b.start[TO_ROME], *b.columns, b.start[TO_PORTUS]]
     top = c.y
+    part_rows = _road(o, rows, top, c)
+    _areas(o, part_rows, top, c)
+    c.y = top + len(rows) * ROW
+    c.text(WIDTH / 2, c.y + 12, "Roma", 13, font_weight="bold", text_anchor="middle")
+    c.y += 20
+    _arrivals(o, c)
+    _turn(o, c, colour)
+
+
+def _road(
+    o: StradaRomanaObservation, rows: list[tuple[int, ...]], top: float, c: Canvas
+) -> dict[int, list[int]]:
+    """The squares row by row from Portus to Rome, with their wagons and market cubes;
+    returns the rows of each part of the road, for the areas beside it."""
+    b = o.board
+    wagons_at = {w.square: w for w in o.wagons if w.square is not None}
+    mover = o.move.mover if o.move is not None else None
+    market = {m.square: m.cube for m in o.markets}
     part_rows: dict[int, list[int]] = {}
     for r, squares in enumerate(rows):
         y = top + r * ROW
@@ -64,19 +79,22 @@ def draw(obs: Observation, c: Canvas, colour: Sequence[Colour]) -> None:
             x = left + (lanes - 1 - k) * width
             name = b.square_names[sq]
             _square(c, name, x, y, width - 4, ROW - 4, wagons_at.get(name), mover, market)
-        if 0 < r < len(rows) - 1:
+        if not start:
             part_rows.setdefault(b.part[squares[0]], []).append(r)
+    return part_rows
+
+
+def _areas(
+    o: StradaRomanaObservation, part_rows: dict[int, list[int]], top: float, c: Canvas
+) -> None:
+    """Each area beside the rows of its part of the road, with its ware tile."""
+    b = o.board
     for area, part, side in zip(b.area_names, b.area_part, b.area_side, strict=True):
         beside = part_rows.get(part, [1])
         y0, y1 = top + beside[0] * ROW, top + (beside[-1] + 1) * ROW - 4
         x = WIDTH - 4 - SIDE_W if side == "top" else 4.0
         ware = next((a.ware for a in o.areas if a.name == area), None)
         _area(c, area, side, ware, x, y0, y1 - y0)
-    c.y = top + len(rows) * ROW
-    c.text(WIDTH / 2, c.y + 12, "Roma", 13, font_weight="bold", text_anchor="middle")
-    c.y += 20
-    _arrivals(o, c)
-    _turn(o, c, colour)
 
 
 def _short(name: str, width: float) -> str:
@@ -195,9 +213,13 @@ def holdings(obs: Observation, seat: int) -> str:
     words = [f"{counted(h.coins, 'coin')}, {h.victory_points} VP"]
     words.append(f"cubes: {cubes or 'none'}")
     words.append(f"ware tiles: {tiles or 'none'}")
+    words.append(_wagon_tiles(o, seat))
+    return "; ".join(words) + "."
+
+
+def _wagon_tiles(o: StradaRomanaObservation, seat: int) -> str:
+    """How many wagon tiles a seat holds while the game is on; which, once revealed."""
     if isinstance(o, StradaRomanaEndObservation):
         named = [w.capitalize() if w else "not yet named" for w in o.revealed[seat]]
-        words.append(f"wagon tiles: {', '.join(named) or 'none'}")
-    else:
-        words.append(f"{counted(h.wagon_tiles, 'wagon tile')}, face down")
-    return "; ".join(words) + "."
+        return f"wagon tiles: {', '.join(named) or 'none'}"
+    return f"{counted(o.holdings[seat].wagon_tiles, 'wagon tile')}, face down"
