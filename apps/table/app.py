@@ -621,36 +621,43 @@ class TableApp:
     def tick(self) -> float | None:
         """Render and push if due; returns seconds until the next tick is needed (None: idle)."""
         now = self.clock()
-        session = self.session
-        unwritten = self.unwritten
-        if session is not None and unwritten is not None and now >= unwritten.retry_at:
-            session.retry(now)
-        held = session is not None and session.held and self.mode == "playing"
-        if session is not None and held and now >= session.held_until:
-            session.release("", "")  # nobody took it back: the table draws
-        scoring = self.renderer.scoring
-        if self.mode == "scoring" and session is not None:
-            done = self.renderer.scoring_start + SCORING_STEP * len(scoring) + SCORING_HOLD
-            if not scoring or now >= done:
-                session.scores_done()
+        if self.session is not None:
+            self._due(self.session, now)
         self.errors = {s: t for s, t in self.errors.items() if t > now}
         compositor = self._compositor()
         if compositor is not None:
             self.output.show(compositor.compose(self.frame(now)))
         self.dirty = False
+        return self._next_tick(now)
+
+    def _due(self, session: Session, now: float) -> None:
+        """What time alone moves on: a refused write tried again, a held draw made once
+        nobody took the action back, a round's scoring sequence ended."""
+        unwritten = session.unwritten
+        if unwritten is not None and now >= unwritten.retry_at:
+            session.retry(now)
+        if session.held and self.mode == "playing" and now >= session.held_until:
+            session.release("", "")  # nobody took it back: the table draws
+        if self.mode == "scoring":
+            scoring = self.renderer.scoring
+            done = self.renderer.scoring_start + SCORING_STEP * len(scoring) + SCORING_HOLD
+            if not scoring or now >= done:
+                session.scores_done()
+
+    def _next_tick(self, now: float) -> float | None:
+        """Seconds until something changes by itself: the output's own deadline, a retry,
+        the next pulse step, a held draw, the next edge of a refusal's blink."""
         due = self.output.due_in()
+        waits = [] if due is None else [due]
         if self.unwritten is not None:
-            retry = max(0.0, self.unwritten.retry_at - now)
-            due = retry if due is None else min(due, retry)
-        if not self.animating():
-            return due
-        step = PULSE_PERIOD / PULSE_STEPS
-        wait = step - (now % step)
-        if session is not None and session.held:
-            wait = min(wait, max(0.0, session.held_until - now))
-        for until in self.errors.values():  # the next edge of a refusal's blink
-            wait = min(wait, (until - now) % BLINK_S or BLINK_S)
-        return wait if due is None else min(wait, due)
+            waits.append(max(0.0, self.unwritten.retry_at - now))
+        if self.animating():
+            step = PULSE_PERIOD / PULSE_STEPS
+            waits.append(step - (now % step))
+            if self.session is not None and self.session.held:
+                waits.append(max(0.0, self.session.held_until - now))
+            waits += [(until - now) % BLINK_S or BLINK_S for until in self.errors.values()]
+        return min(waits) if waits else None
 
     def _compositor(self) -> Compositor | None:
         key = self.game_name or "lobby"
