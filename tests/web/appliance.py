@@ -98,7 +98,7 @@ class Running:
 
 @contextlib.contextmanager
 def appliance(
-    tmp: Path, game: str = "strozzi", *, seed: int = 3, phone: int = 0
+    tmp: Path, game: str = "strozzi", *, seed: int | None = 3, phone: int = 0
 ) -> Iterator[Running]:
     """`tavola run` on a mocked table with `[web]` on loopback and an emulated board (the
     last `phone` seats without buttons)."""
