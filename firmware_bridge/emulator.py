@@ -177,12 +177,22 @@ class McuEmulator(PtyDevice):
             self.device.now_ms = self._now_ms()
             return self.device.card(code, reader)
 
-    def press(self, seat: int | str, button: str, kind: str = "press") -> bool:
-        """A debounced button event as the firmware reports it."""
+    def press(
+        self, seat: int | str, button: str, kind: str = "press", *, seq: int | None = None
+    ) -> bool:
+        """A debounced button event as the firmware reports it; `seq` numbers it as given
+        (a board that renumbered, a counter come round) instead of the board's next."""
         seat_no = proto.TABLE_SEAT if seat == "table" else int(seat)
         with self._device_lock:
             self.device.now_ms = self._now_ms()
+            if seq is not None:
+                self.device.seq = seq & 0xFF
             return self.device.button(seat_no, proto.BUTTONS.index(button), proto.KINDS.index(kind))
+
+    @property
+    def seq(self) -> int:
+        """The sequence number the board gives its next frame."""
+        return int(self.device.seq)
 
     def wait_frame(
         self, predicate: object = None, *, after: int = 0, timeout: float = 5.0

@@ -83,7 +83,8 @@ class McuLink:
         self._seq = 0
         self._led_id = 0
         self._latest: bytes | None = None
-        self._seen: dict[int, tuple[int, bytes, float]] = {}
+        # seq -> {(type, body): when last heard}: every distinct frame heard under a number
+        self._seen: dict[int, dict[tuple[int, bytes], float]] = {}
         self._last_seq: int | None = None  # the board's newest sequence number heard
         self._hello_at = 0.0
         self._heard_at = 0.0
@@ -249,19 +250,30 @@ class McuLink:
         return True
 
     def _duplicate(self, frame: Frame, fresh: bool) -> bool:
-        """A resend of an event already passed on (its ACK was lost)."""
+        """A resend of an event already passed on (its ACK was lost).
+
+        A resend repeats its original exactly: the sequence number, the type and the body.
+        So a frame is a resend only when that whole frame was heard under its number within
+        DUPLICATE_S, never for the number alone: a frame that shares a recent number but
+        carries another event (a board that renumbered, a counter that came round) is new,
+        and remembering it beside the first, not in its place, still knows a later resend
+        of either. What is older than DUPLICATE_S is forgotten as the number is heard again,
+        so a number holds at most a second's worth of frames.
+        """
         mono = self.monotonic()
-        seen = self._seen.get(frame.seq)
-        self._seen[frame.seq] = (frame.type, frame.body, mono)
-        if fresh or seen is None:
+        key = (frame.type, bytes(frame.body))
+        heard = self._seen.setdefault(frame.seq, {})
+        when = heard.get(key)
+        for old in [k for k, at in heard.items() if mono - at >= DUPLICATE_S]:
+            del heard[old]
+        heard[key] = mono
+        if fresh or when is None:
             return False  # new, or the resend of an original the line lost
-        if mono - seen[2] >= DUPLICATE_S:
+        if mono - when >= DUPLICATE_S:
             self._last_seq = frame.seq  # no resend comes this late: the board renumbered
             return False
-        if seen[:2] == (frame.type, frame.body):
-            self.duplicates += 1
-            return True
-        return False
+        self.duplicates += 1
+        return True
 
 
 class McuStrip(ByteStrip):

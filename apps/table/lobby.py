@@ -8,7 +8,6 @@ component data holds guesses it offers the component check (`check.ComponentChec
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 import engine
 from engine.bots import DEFAULT_LEVEL
 
+from ..chance import fresh_seed
 from ..journal import JournalUnavailable
 from ..views import View, view_for
 from ..views.base import Colour
@@ -243,7 +243,7 @@ class Lobby:
         first = order.index(people[0] if people else joined[0])
         players = order[first:] + order[:first]
         colours = [colour_of[s] for s in players]
-        seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
+        seed = self.seed if self.seed is not None else fresh_seed()  # secret unless fixed
         # [app.options] may name options of several games: each game gets its own
         declared = {o.name for o in game.options}
         options = {k: v for k, v in self.options.items() if k in declared}

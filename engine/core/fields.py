@@ -53,7 +53,9 @@ SCALAR = Kind("scalar", None, "{v}", "{v}")
 SCALARS = Kind("list of scalars", "{v}[:]", "list({v})", "list({v})")
 """A list of ints, strs, bools or Nones."""
 MAPPING = Kind("mapping", "{v}.copy()", "dict({v})", "dict({v})")
-"""A dict of scalars (stored as a JSON object)."""
+"""A dict of scalars (stored as a JSON object). A restored dict has the record's key
+order, which a JSON store may change: where order matters, iterate a fixed order (the
+component data's) and look the values up, never the dict itself."""
 
 
 def _make_of(of: type | None) -> Callable[..., Any] | None:

@@ -475,7 +475,7 @@ class Setup(Rule["StrozziState"]):
 
     @staticmethod
     def pile_texts(state: StrozziState) -> list[str]:
-        return [f"reveal {t}" for t, c in state.pile.items() if c]
+        return [f"reveal {t}" for t, _ in state.pile_left()]
 
     @staticmethod
     def turn_up(state: StrozziState, token: str, events: list[Event]) -> None:
@@ -1170,6 +1170,9 @@ class StrozziState(State):
             not isinstance(e.ship, str) for q in self.ports for e in q
         ):
             raise ValueError(NUMBERED)
+        unknown = sorted(set(self.pile) - set(self.rules.token_counts))
+        if unknown:  # `pile_left` reads only the data's tokens: none may go unseen
+            raise ValueError(f"this record's token pile holds unknown tokens: {unknown}")
 
     def _apply(self, text: str) -> list[Event]:
         return RULEBOOK.apply(self, text)
@@ -1179,10 +1182,18 @@ class StrozziState(State):
 
     def chance_weights(self) -> Sequence[float] | None:
         if self.phase in ("setup", "reveal"):
-            return [float(c) for c in self.pile.values() if c]
+            return [float(c) for _, c in self.pile_left()]
         if self.phase == "draw":
             return CourseOfTheGame.weights(self)
         return None
+
+    def pile_left(self) -> list[tuple[str, int]]:
+        """The tokens still in the pile, with how many of each, in the component data's
+        order. Never in `pile`'s own order: that is the order of the keys of a JSON object
+        when the state was restored, which a store may change, and the draws (their order,
+        their weights) must be the same whatever order it gave them back in."""
+        pile = self.pile
+        return [(t, pile[t]) for t in self.rules.token_counts if pile.get(t)]
 
     # --- seats in turn order ---------------------------------------------------------
     def seats_after(self, seat: int, last: int) -> list[int]:

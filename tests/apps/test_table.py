@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -265,6 +266,26 @@ def test_a_restarted_table_resumes_the_game_exactly(make_table, tmp_path: Path) 
         f"Resumed Strozzi after {count} actions.",
         f"#{count} {who}: {last.text}",
     ]
+
+
+def test_two_tables_seated_in_the_same_second_get_unrelated_seeds(
+    make_table, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `[app] seed`: each game's seed is secret, not the clock's second, so two tables
+    seated while the clock shows the same second differ, and neither seed is anywhere
+    near the clock (tests/web/test_seed_secret.py tries the seconds around a real start
+    against the public page)."""
+    now = 1_750_000_000.0
+    monkeypatch.setattr(time, "time", lambda: now)
+    seeds = []
+    for n in range(2):
+        table, _clock, _bot = seated(make_table, players=3, seed=None, db=tmp_path / f"{n}.db")
+        assert table.config.app.seed is None and table.app.state is not None
+        seeds.append(table.app.state.seed)
+        assert table.journal.unfinished().seed == seeds[-1]  # kept for resume and undo
+    assert seeds[0] != seeds[1]
+    assert all(abs(seed - int(now)) > 10**6 for seed in seeds)
+    assert all(0 <= seed < 2**63 for seed in seeds)  # what the journal's INTEGER holds
 
 
 def test_a_file_that_is_not_a_journal_is_refused_and_left_alone(make_table, tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import random
 from types import MappingProxyType
 from typing import Any
 
@@ -22,9 +23,11 @@ from engine.core import (
     NotYourTurn,
     Observation,
     UnknownNotation,
+    derive,
+    random_action,
 )
 
-from .conformance import final_state, new_state, other_seat, playout, snapshot
+from .conformance import MAX_ACTIONS, final_state, new_state, other_seat, playout, snapshot
 
 PLAYOUTS = int(os.environ.get("TAVOLA_PLAYOUTS", "200"))
 DEEP = int(os.environ.get("TAVOLA_DEEP_PLAYOUTS", "6"))
@@ -96,8 +99,6 @@ def test_illegal_inputs_raise_and_change_nothing(name: str, players: int) -> Non
     """Another seat's action, unknown notation and another phase's action are refused, each
     with the IllegalAction subclass a caller can tell apart; notation that is merely not
     possible now is a plain IllegalAction."""
-    from engine.core import derive
-
     game = engine.get(name)
     rng = derive(7, "illegal", name, players)
     for seed in range(DEEP):
@@ -154,6 +155,58 @@ def test_dict_and_clone_round_trips_continue_identically(name: str, players: int
             assert events[0] == events[1] == events[2]
             assert snapshot(restored) == snapshot(state) == snapshot(copied)
         assert state.is_over() and restored.is_over() and copied.is_over()
+
+
+def shuffled_keys(value: Any, rng: random.Random) -> Any:
+    """`value` with the keys of every JSON object in another order, as a JSON store that
+    does not keep key order may give it back (arrays keep theirs: their order is data)."""
+    if isinstance(value, dict):
+        keys = list(value)
+        rng.shuffle(keys)
+        return {k: shuffled_keys(value[k], rng) for k in keys}
+    if isinstance(value, list):
+        return [shuffled_keys(v, rng) for v in value]
+    return value
+
+
+def observations(state: Any) -> list[Any]:
+    """The public observation and every seat's."""
+    return [state.observe(), *(state.observe(p) for p in range(state.players))]
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_a_restored_state_does_not_depend_on_json_key_order(name: str, players: int) -> None:
+    """`to_dict()` is plain JSON, whose objects have no key order: restored from a record
+    whose every object lists its keys in another order, a state offers the same legal
+    actions in the same order, observes the same, and plays on exactly as the original
+    from the same random stream (the same chance draws). Checked at several points of
+    random games, the draws pending included."""
+    game = engine.get(name)
+    for seed in range(max(2, DEEP // 2)):
+        actions = [a for _, a in playout(game, players, 50_000 + seed)]
+        rng = derive(seed, "key-order", name, players)
+        for cut in sorted(rng.sample(range(len(actions)), min(4, len(actions)))):
+            state = new_state(game, players, 50_000 + seed)
+            for action in actions[:cut]:
+                state.apply(action)
+            record = json.loads(json.dumps(shuffled_keys(state.to_dict(), rng)))
+            restored = game.state_from_dict(record)
+            assert snapshot(restored) == snapshot(state)
+            draws = [derive(seed, "continue", cut) for _ in range(2)]
+            for step in range(MAX_ACTIONS):
+                where = f"seed {50_000 + seed}, restored after {cut}, then {step} actions"
+                assert restored.legal_actions() == state.legal_actions(), where
+                if state.current_player() == CHANCE:
+                    assert restored.chance_outcomes() == state.chance_outcomes(), where
+                if step % 16 == 0 or state.is_over():  # the views; not at every step (cost)
+                    assert observations(restored) == observations(state), where
+                if state.is_over():
+                    break
+                action = random_action(state, draws[0])
+                assert random_action(restored, draws[1]) == action, where
+                state.apply(action)
+                restored.apply(action)
+            assert restored.is_over() and snapshot(restored) == snapshot(state)
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

@@ -276,3 +276,37 @@ def test_events_faster_than_256_a_second_are_all_passed_on(offline) -> None:
     assert [e.kind for e in presses].count("press") == 300
     assert mcu.duplicates == len([n for n in range(1, 571) if n % 97 == 0])
     assert all(p.kind in kinds for p in presses)
+
+
+def test_a_clashing_sequence_number_is_a_new_event_and_each_resend_counts_once(
+    mcu_emulator, device_path
+) -> None:
+    """Two button events under one sequence number within a second (a board that
+    renumbered, or a counter that came round) are two events: the host tells a resend by
+    its whole frame, not by its number alone. A resend of either, still within the
+    second and after the other arrived, is acknowledged and passed on no more."""
+    emu = mcu_emulator()
+    events: queue.Queue[Any] = queue.Queue()
+    mcu = start(device_path, events)
+
+    def presses_until(seat: str) -> list[tuple[str, str, str]]:
+        """The button events passed on, up to the first of `seat` (the line keeps order)."""
+        out = []
+        while not out or out[-1][0] != seat:
+            e = next_event(events, InputEvent)
+            out.append((e.seat, e.button, e.kind))
+        return out
+
+    try:
+        assert mcu.ready.wait(10)
+        seq = emu.seq  # the board's own code numbers and sends both events
+        assert emu.press(1, "select", seq=seq)
+        assert emu.press(2, "next", seq=seq)  # under the number of the one just sent
+        assert presses_until("2") == [("1", "select", "press"), ("2", "next", "press")]
+        # our ACKs were lost: the board resends each under the number it was sent with
+        emu.write(encode(Button(1, 1, 0), seq) + encode(Button(2, 2, 0), seq))
+        emu.press(3, "select")  # then a new event, after the resends on the line
+        assert presses_until("3") == [("3", "select", "press")]
+        assert mcu.duplicates >= 2  # ours; the board resends too if an ACK comes late
+    finally:
+        mcu.close()

@@ -101,7 +101,7 @@ def appliance(
     tmp: Path,
     game: str = "strozzi",
     *,
-    seed: int = 3,
+    seed: int | None = 3,
     phone: int = 0,
     component_check: bool = False,
 ) -> Iterator[Running]:
