@@ -121,8 +121,11 @@ class Session:
             )
 
         locks: list[tuple[int, str]] = []
-        for player, text in record.actions:
+        drawn = (0, "")
+        for n, (player, text) in enumerate(record.actions, start=1):
             action = recorded(state, player, text)
+            if player == CHANCE and n == len(record.actions):  # the last draw, in words
+                drawn = (n, view.describe_chance(state, action, names))
             events = state.apply(action)
             locks.append(lock(view, state, action, events, names))
         colours: list[Colour] = [(c[0], c[1], c[2]) for c in (s["colour"] for s in record.seats)]
@@ -136,6 +139,7 @@ class Session:
             colours=colours,
             bots={p: str(s["bot"]) for p, s in enumerate(record.seats) if s.get("bot")},
         )
+        session.drawn = drawn
         for at, why in locks:
             session.lock_at(at, why)
         # what was locked when an action was undone (a later player's turn had begun)

