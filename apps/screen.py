@@ -1,10 +1,16 @@
-"""The virtual table of `tavola sim` as a person reads it, in an 80x24 terminal.
+"""The virtual table of `tavola sim` as a person reads it, in a terminal of any size.
 
-One screen, redrawn whole: a status line (the game, the round, whose turn with the
-colour's name), the menu of the seat to act with all its choices and the cursor, the
-board drawn as a board (each game's sheet below, in the LED colours the table shows
-now), a log of sentences that scrolls back, and the key help. While the table is being
-set up the log gives way to a checklist of the setup steps, which stays until play starts.
+One screen, redrawn whole from the table's status (`TableApp.status()`,
+apps/table/status.py): the headline (the game, the round, whose turn with the colour's
+name), what the table asks now in a sentence with the line the buttons act on (a menu
+with its cursor, the bot's move to carry out, or that any button goes on), the board
+drawn as a board (each game's sheet below, in the LED colours the table shows now), the
+log of the table's sentences that scrolls back, and the keys. While the table is being
+set up the log gives way to the setup checklist, numbered, paged with `[` and `]`.
+
+It fills the terminal: as wide and as high as the tty says (80x24 at least), drawn again
+when the terminal is resized. Sentences are wrapped between words, never cut; only a
+board sheet wider than the terminal is.
 
 What it cannot show: the LED pipeline's brightness, gamma and current limit (the colours
 are the element frame's, before the pipeline) and the physical spacing of the strips.
@@ -12,17 +18,18 @@ are the element frame's, before the pipeline) and the physical spacing of the st
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import engine
-from engine.core import CHANCE, counted
+from engine.core import counted
 from engine.strada_romana.board import BUYABLE, HEADINGS, TO_PORTUS, TO_ROME
 
 from .games import table_games
+from .table.status import ANY, MenuStatus, Status
 from .views.base import OFF, Colour, ElementFrame
 
 if TYPE_CHECKING:
@@ -31,7 +38,7 @@ if TYPE_CHECKING:
 
     from .table import TableApp
 
-WIDTH, HEIGHT = 80, 24
+WIDTH, HEIGHT = 80, 24  # the smallest screen drawn, and its size when no tty tells one
 DOT, DARK = "\u25cf", "\u00b7"
 RESET = "\x1b[0m"
 _ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -406,9 +413,12 @@ def app_layout(app: TableApp):  # type: ignore[no-untyped-def]
     return Layout.load(game.layout)
 
 
-def wrapped(text: str) -> list[str]:
-    """A plain line in lines that fit the screen, broken between words and indented."""
-    return textwrap.wrap(text, WIDTH - 1, subsequent_indent="  ") or [""]
+def wrapped(text: str, width: int = WIDTH, indent: str = "  ") -> list[str]:
+    """A sentence in lines of fewer than `width` columns, broken between words, the
+    lines after the first indented (a word longer than a line is broken)."""
+    return textwrap.wrap(
+        text, max(20, width - 1), subsequent_indent=indent, break_on_hyphens=False
+    ) or [""]
 
 
 def pad(text: str, width: int) -> str:
@@ -420,155 +430,202 @@ def shown_seats(app: TableApp) -> list[str]:
     return list(app.players) or [s for s in app.seat_order]
 
 
+def terminal_size(fd: int) -> tuple[int, int]:
+    """(columns, rows) of the terminal at `fd`, never less than 80x24 (also the size when
+    `fd` is no terminal)."""
+    try:
+        columns, rows = os.get_terminal_size(fd)
+    except OSError:
+        return WIDTH, HEIGHT
+    return max(columns, WIDTH), max(rows, HEIGHT)
+
+
 # --- the screen ---------------------------------------------------------------------
+LOG_MIN = 5  # lines the log (or the checklist) keeps below the board, its heading included
+
+
 @dataclass
 class Screen:
-    """The state of the terminal that is not the table's: the log and its scroll."""
+    """What the terminal holds of its own: its size, how far the log is scrolled back and
+    the checklist paged on. Everything else is read from `app.status()` at each draw."""
 
     seats: int
-    keys: str = ""
-    log: list[str] = field(default_factory=list)
-    checklist: list[str] = field(default_factory=list)
-    scroll: int = 0  # lines scrolled back from the newest
-    page: int = 0  # the first checklist step shown
-    _setup: bool = False
+    width: int = WIDTH
+    height: int = HEIGHT
+    scroll: int = 0  # sentences scrolled back from the newest
+    page: int = 0  # the first setup step shown
+    notes: list[str] = field(default_factory=list)  # said before the table was built
+    _log: tuple[str, ...] = ()  # the log at the last draw (to hold a scrolled view still)
+    _steps: int = 0  # setup steps at the last draw (0: the log was drawn)
+    _paged: int = 1  # steps (or sentences) the last draw showed: Page Up/Down's stride
+    _app: TableApp | None = field(default=None, repr=False)
 
-    def say(self, app: TableApp | None, text: str) -> None:
-        """A sentence for the log. A menu's cursor moving is in the status line and the
-        journal line of an automatic draw repeats its sentence, so neither is logged; while
-        the board is being set up, sentences go to the checklist."""
-        if app is not None:
-            for seat, menu in app.menus.items():
-                if text == app.cursor_line(seat, menu):
-                    return
-            check = app.lobby.check
-            if check is not None and text.endswith(f": {check.menu.path()}"):
-                return  # the check's cursor: in the status line
-            if re.match(r"#\d+ draw: ", text) and self.log and not self.log[-1].startswith("#"):
-                return
-        if app is not None and app.mode == "setup":
-            self._setup = True
-            self.checklist.append(text)
-            return
-        if self._setup:  # play starts: the checklist joins the log
-            self.log += self.checklist
-            self.checklist = []
-            self.page = 0
-            self._setup = False
-        self.log.append(text)
-        if self.scroll:
-            self.scroll += 1  # keep the lines being read where they are
+    def resize(self, columns: int, rows: int) -> None:
+        self.width, self.height = max(columns, WIDTH), max(rows, HEIGHT)
 
     def scroll_by(self, lines: int) -> None:
-        """Back (positive) or forward through the log; during setup, through the checklist
-        (`]` shows the next steps)."""
-        if self.checklist:
-            self.page = max(0, min(self.page - lines, len(self.checklist) - 1))
+        """Back (positive) or on through the log; while the board is being set up,
+        through the setup steps (`]` goes on to the later steps)."""
+        if self._steps:
+            last = max(0, self._steps - self._paged)
+            self.page = max(0, min(self.page - lines, last))
             return
-        self.scroll = max(0, min(self.scroll + lines, max(0, len(self.log) - 1)))
+        self.scroll = max(0, min(self.scroll + lines, max(0, len(self._log) - 1)))
 
-    def setup_lines(self, room: int) -> list[str]:
-        """The checklist: the setup steps in order, a page at a time, and what ends it."""
-        shown = max(1, room - 2)
-        first = min(self.page, max(0, len(self.checklist) - shown))
-        items = self.checklist[first : first + shown]
-        last = first + len(items)
-        where = f"steps {first + 1}-{last} of {len(self.checklist)}"
-        if last < len(self.checklist):
-            where += "; ] shows the next"
-        elif first:
-            where += "; [ goes back"
-        return [
-            f"setup, in order ({where}):",
-            *(f" - {c}" for c in items),
-            "then, once the board is laid out: select at any seat",
-        ]
+    def page_by(self, pages: int) -> None:
+        """Page Up (positive) or Page Down: a screenful of sentences or steps."""
+        self.scroll_by(pages * max(1, self._paged))
 
-    def status(self, app: TableApp) -> list[str]:
-        """Where the game is and whose turn; the menu at that seat, every choice of it
-        (ten wagons take two lines)."""
-        title = engine.get(app.game_name).title if app.game_name else "Tavola"
-        state = app.state
-        head = [title]
-        check = app.lobby.check
-        if state is None and app.mode == "checking" and check is not None:
-            head.append("component check")
-            words = " ".join(
-                f"[{w}]" if i == check.menu.index else w for i, w in enumerate(check.choices())
-            )
-            lines = [line for text in check.prompt() for line in wrapped(text)]
-            return [" | ".join(head), *lines, f"any seat: {words}"]
-        if state is None:
-            head.append(
-                {
-                    "idle": "press menu to choose a game",
-                    "choosing": "choose a game",
-                    "seating": "seating: select at a seat joins, next seats a bot",
-                }.get(app.mode, app.mode)
-            )
-            joined = app.seating.joined if app.mode == "seating" else []
-            bots = app.seating.bots
-            shown = [f"{s} (bot)" if s in bots else s for s in joined]
-            line2 = "joined: " + (", ".join(shown) if shown else "nobody yet")
-            return [" | ".join(head), line2]
-        obs = state.observe()
-        if obs.round:  # Florence is in round 0 until the first round starts
-            head.append(f"round {obs.round}")
-        seat = app._waiting_seat()
-        if app.mode == "setup":
-            head.append("setting up")
-        elif app.mode in ("over", "paused", "scoring"):
-            head.append({"over": "game over", "paused": "paused", "scoring": "scoring"}[app.mode])
-        elif seat is not None:
-            head.append(f"{app.seat_label(seat)} ({colour_name(app, seat)}) to act")
-        elif state.current_player() == CHANCE:
-            head.append("a draw is due")
-        menu_line = obs.prompt
-        session = app.session
-        bot = session.bot_to_act() if session is not None else None
-        if session is not None and bot is not None and app.mode in ("playing", "setup"):
-            menu_line = f"{session.name(bot)} plays {session.bot_shown()}: select at any seat"
-        elif seat is not None and app.mode in ("playing", "setup") and not state.is_over():
-            menu = app.menus.get(seat)
-            if menu is None:
-                from .menu import Menu
-
-                menu = Menu(
-                    state.legal_actions(),
-                    with_back=app.seats[seat].one_button if seat in app.seats else False,
-                )
-            words = " ".join(
-                f"[{w}]" if i == menu.index else w for i, w in enumerate(menu.options())
-            )
-            path = " ".join(menu.prefix)
-            menu_line = f"{app.seat_label(seat)}: {path + ' > ' if path else ''}{words}"
-        return [" | ".join(head), *wrapped(menu_line)]
-
-    def lines(self, app: TableApp, now: float) -> list[str]:
-        """The whole screen, HEIGHT lines of at most WIDTH columns."""
-        frame = app.frame(now)
-        game = table_games().get(app.game_name or "")
-        sheet = game.sheet if game is not None else generic_sheet
-        board = sheet(frame, app) if app.view is not None else []
-        top = [f"\x1b[1m{s}{RESET}" if i == 0 else s for i, s in enumerate(self.status(app))]
-        help_ = help_line(self.seats)
-        room = HEIGHT - len(top) - len(help_)
-        board = board[: max(0, room - 4)]
-        room -= len(board)
-        if self.checklist:
-            log = self.setup_lines(room)
+    # --- for apps/web/snapshot.py, until it reads `status().log` --------------------
+    def say(self, app: TableApp | None, text: str) -> None:
+        """A sentence the table said: the table keeps its log itself, so this only notes
+        which table it was (or keeps the sentence, when said before there was a table)."""
+        if app is None:
+            self.notes.append(text)
         else:
-            end = len(self.log) - self.scroll
-            log = self.log[max(0, end - (room - 1)) : end]
-            more = f" ({self.scroll} newer below, ] scrolls down)" if self.scroll else ""
-            log = [f"-- log{more} --", *log]
-        out = [*top, *board, *log]
-        out += [""] * (HEIGHT - len(help_) - len(out))
-        return [fit(line) for line in out + help_]
+            self._app = app
+
+    @property
+    def log(self) -> list[str]:
+        return [*self.notes, *(self._app.status().log if self._app is not None else ())]
+
+    @property
+    def checklist(self) -> list[str]:
+        return list(self._app.status().checklist) if self._app is not None else []
+
+    # --- drawing -------------------------------------------------------------------
+    def lines(self, app: TableApp, now: float) -> list[str]:
+        """The whole screen: `height` lines of at most `width` columns. The headline, the
+        instruction and the menu come first and are never cut (a sentence goes on over
+        lines, each shorter than the screen is wide); the board sheet below is cut to
+        the room left, the log or the setup checklist keeping at least a few lines."""
+        status = app.status()
+        wide = self.width
+        top = [f"\x1b[1m{line}{RESET}" for line in wrapped(status.headline, wide)]
+        top += self.instruction(status)
+        help_ = help_lines(self.seats, wide, setup=bool(status.checklist))
+        room = self.height - len(top) - len(help_)
+        board: list[str] = []
+        if app.view is not None:
+            game = table_games().get(status.game or "")
+            sheet = game.sheet if game is not None else generic_sheet
+            board = sheet(app.frame(now), app)[: max(0, room - LOG_MIN)]
+        room -= len(board)
+        if status.checklist:
+            body = self.setup_lines(status.checklist, room)
+        else:
+            self._steps, self.page = 0, 0
+            body = self.log_lines((*self.notes, *status.log), room)
+        out = [*top, *board, *body][: self.height - len(help_)]
+        out += [""] * (self.height - len(help_) - len(out))
+        return [fit(line, wide) for line in out + help_]
+
+    def instruction(self, status: Status) -> list[str]:
+        """What the table asks now, whole: why nothing is taken (a journal that refuses
+        writes), the component check's question or the game's result, the prompt, and
+        the line the buttons act on: the menu with its cursor in brackets, the bot's move
+        to carry out, or, when there is nothing to decide, that any button goes on."""
+        wide, out = self.width, []
+        if status.blocked:
+            out += wrapped(status.blocked, wide)
+        for line in status.question or status.result:
+            out += wrapped(line, wide)
+        menu = status.menu
+        prompt = status.prompt if not status.question else ""
+        if menu is not None and menu.kind == "go_on" and "any button goes on" not in prompt:
+            prompt = f"{prompt} (any button goes on)".strip()
+        if prompt:
+            out += wrapped(prompt, wide)
+        if menu is not None and menu.kind != "go_on":
+            out += wrapped(menu_line(status, menu), wide)
+        if status.seating:
+            joined = [f"{s.seat} (bot)" if s.bot else s.seat for s in status.seats if s.joined]
+            out.append("joined: " + (", ".join(joined) if joined else "nobody yet"))
+        return out
+
+    def log_lines(self, log: Sequence[str], room: int) -> list[str]:
+        """The log's newest sentences that fit (or older ones, scrolled back), each whole,
+        under a heading that says how far back it is."""
+        if self.scroll and self._log and tuple(log) != self._log:
+            self.scroll += added(self._log, tuple(log))  # what is read stays in place
+        self._log = tuple(log)
+        self.scroll = min(self.scroll, max(0, len(log) - 1))
+        shown, first = self._view(log, len(log) - self.scroll, room - 1)
+        while self.scroll and first == 0:  # back at the start: the screen full from there
+            more, start = self._view(log, len(log) - self.scroll + 1, room - 1)
+            if start:
+                break
+            shown, self.scroll = more, self.scroll - 1
+        self._paged = max(1, len(log) - self.scroll - first)
+        newer = f" ({self.scroll} newer below, ] scrolls down)" if self.scroll else ""
+        return [f"-- log{newer} --", *shown]
+
+    def _view(self, log: Sequence[str], end: int, room: int) -> tuple[list[str], int]:
+        """(the lines of the sentences before `end` that fit in `room` lines, each whole,
+        the index of the first shown); the last sentence's beginning when it alone does
+        not fit."""
+        shown: list[str] = []
+        first = end
+        while first > 0:
+            lines = wrapped(log[first - 1], self.width)
+            if len(shown) + len(lines) > room:
+                if not shown:
+                    shown, first = lines[: max(0, room)], first - 1
+                break
+            shown, first = lines + shown, first - 1
+        return shown, first
+
+    def setup_lines(self, steps: Sequence[str], room: int) -> list[str]:
+        """The setup checklist: its steps numbered, in order, as many whole as fit from the
+        page shown, under a heading that says which of how many they are and how to page."""
+        self._steps = len(steps)
+        self.page = max(0, min(self.page, len(steps) - 1))
+        digits = len(str(len(steps)))
+        shown: list[str] = []
+        last = self.page
+        for k in range(self.page, len(steps)):
+            number = f"{k + 1:>{digits}}. "
+            lines = wrapped(number + steps[k], self.width, " " * len(number))
+            if len(shown) + len(lines) > room - 1 and shown:
+                break
+            shown += lines
+            last = k + 1
+        self._paged = max(1, last - self.page)
+        where = f"steps {self.page + 1}-{last} of {len(steps)}"
+        hints = []
+        if last < len(steps):
+            hints.append("] shows the next")
+        if self.page:
+            hints.append("[ goes back")
+        heading = f"setup, in order ({where}{'; ' if hints else ''}{', '.join(hints)}):"
+        return [heading, *shown[: max(0, room - 1)]]
+
+
+def added(before: tuple[str, ...], after: tuple[str, ...]) -> int:
+    """How many sentences `after` adds to `before` (a log that keeps its newest: what
+    it dropped from the start is not counted)."""
+    for dropped in range(len(before) + 1):
+        kept = len(before) - dropped
+        if before[dropped:] == after[:kept]:
+            return len(after) - kept
+    return 0
+
+
+def menu_line(status: Status, menu: MenuStatus) -> str:
+    """The line the buttons act on: a seat's menu ('Anna: flag > [pirate] plus goods'),
+    everyone's ('any seat: [Strozzi] Florence'), or the bot's move to carry out."""
+    if menu.kind == "bot":
+        who = f"{status.turn.label} (bot)" if status.turn is not None else "the bot"
+        return f"{who} plays {' '.join(menu.options)}: select at any seat"
+    label = "any seat"
+    if menu.seat != ANY:
+        label = next((s.label for s in status.seats if s.seat == menu.seat), f"seat {menu.seat}")
+    return menu.line(label)
 
 
 def colour_name(app: TableApp, seat: str) -> str:
-    """The name of the colour a seat plays, as the palette names it."""
+    """The name of the colour a seat plays, as the palette names it (the phone page's;
+    the terminal reads it from `status().seats`)."""
     view = app.view
     if view is None or seat not in app.players:
         return "?"
@@ -581,14 +638,21 @@ def colour_name(app: TableApp, seat: str) -> str:
 SEAT_KEYS = ["qwe", "asd", "zxc", "rty", "fgh", "vbn"]  # previous, select, next
 
 
-def help_line(seats: int) -> list[str]:
+def help_lines(seats: int, width: int = WIDTH, *, setup: bool = False) -> list[str]:
+    """The keys, at the foot of the screen."""
     parts = [f"{s + 1}:{SEAT_KEYS[s]}" for s in range(seats)]
+    what = "the setup steps" if setup else "scroll the log"
     return [
-        "keys: seat " + " ".join(parts) + " (previous select next; Shift holds)",
-        "u undo  m menu (M holds)  [ ] scroll the log  Ctrl-C quits",
+        *wrapped("keys: seat " + " ".join(parts) + " (previous select next; Shift holds)", width),
+        *wrapped(f"u undo  m menu  M end (paused)  [ ] PgUp PgDn {what}  Ctrl-C quits", width),
     ]
 
 
-def render(lines: Sequence[str]) -> str:
-    """The screen as one write: home, then each line cleared to its end."""
-    return "\x1b[H" + "\r\n".join(f"{line}\x1b[K" for line in lines) + "\x1b[J"
+def render(lines: Sequence[str], width: int = WIDTH) -> str:
+    """The screen as one write: home, then each line cleared to its end (a line as wide
+    as the terminal is not: clearing there would take its last character)."""
+    return (
+        "\x1b[H"
+        + "\r\n".join(line + "\x1b[K" * (visible(line) < width) for line in lines)
+        + "\x1b[J"
+    )

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Debian packages the tests need beyond Python. With no arguments, what `make test` uses:
 # systemd-analyze (unit checks), socat (pairs of real ptys), Node.js with npm
-# (MicroPython's WebAssembly port) and Chromium (the phone page's browser tests).
+# (MicroPython's WebAssembly port), Chromium (the phone page's browser tests) and tmux
+# (`tavola sim` played in a real terminal, tests/apps/test_sim_screen.py).
 # Arguments name other COMMAND=PACKAGE pairs (tests/system/host-deps.sh). Idempotent and
 # quiet when every command is there; installs without recommended packages.
 set -euo pipefail
-(($#)) || set -- systemd-analyze=systemd socat=socat node=nodejs npm=npm chromium=chromium
+(($#)) || set -- systemd-analyze=systemd socat=socat node=nodejs npm=npm chromium=chromium tmux=tmux
 need=()
 for pair in "$@"; do
   command -v "${pair%%=*}" >/dev/null 2>&1 || need+=("${pair#*=}")

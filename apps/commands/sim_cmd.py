@@ -1,19 +1,24 @@
 """`tavola sim`: a virtual table in the terminal (works over SSH).
 
-The screen (apps/screen.py) is what a person at the table would read: the board drawn
-as a board in the colours its LEDs show, whose turn it is, the menu of the seat to act
-with its cursor, a log of sentences that scrolls back, the setup checklist. It fits
-80x24. Keys stand in for the seat buttons; Shift + key is a long press. Before a new
-game, the players' names are typed at seating (unless --names gives them), and the
-component check is offered as at a real table (unless --no-check).
+The screen (apps/screen.py) is what a person at the table would read, all of it from
+the table's status: whose turn it is, what the table asks in a sentence, the menu of the
+seat to act with its cursor, the board drawn as a board in the colours its LEDs show, a
+log of sentences that scrolls back, the setup checklist paged step by step. It fills the
+terminal (80x24 at least) and is drawn again when the terminal is resized; sentences
+wrap between words. Keys stand in for the seat buttons (Shift + key is a long press);
+the table's own keys are its commands (undo, menu, end). Before a new game, the players'
+names are typed at seating (unless --names gives them), and the component check is
+offered as at a real table (unless --no-check).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import select
+import signal
 import sys
 import tempfile
 import termios
@@ -21,7 +26,7 @@ import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import engine
 from hw.events import InputEvent
@@ -31,27 +36,25 @@ from .. import args as types
 from .. import runtime
 from ..journal import JournalError, default_path
 from ..names import NAME, name_problem
-from ..screen import HEIGHT, RESET, SEAT_KEYS, Screen, fit, render
+from ..screen import RESET, SEAT_KEYS, Screen, fit, render, terminal_size
 from ..sim import demo_config
 from .engine_cmds import bot_args, option_args, parse_options
 
 T = TypeVar("T")
 BUTTONS = ("previous", "select", "next")
-TABLE_KEYS = {"u": "undo", "m": "menu"}
-SCROLL_KEYS = {"[": 1, "]": -1, "\x1b[5~": 5, "\x1b[6~": -5}  # also Page Up / Page Down
+TABLE_KEYS = {"u": "undo", "m": "menu", "M": "end"}  # the table's commands
+STEP_KEYS = {"[": 1, "]": -1}  # a sentence (a setup step) back, on
+PAGE_KEYS = {"\x1b[5~": 1, "\x1b[6~": -1}  # Page Up, Page Down: a screenful
 _SEQUENCE = re.compile(r"\x1b\[[0-9;]*[~A-Za-z]")
 
 
 def key_map(seats: int) -> dict[str, tuple[str, str, bool]]:
-    """key -> (seat, button, long press)."""
+    """A seat's key -> (seat, button, long press): its buttons pressed as by hand."""
     keys: dict[str, tuple[str, str, bool]] = {}
     for s in range(seats):
         for key, button in zip(SEAT_KEYS[s], BUTTONS, strict=True):
             keys[key] = (str(s + 1), button, False)
             keys[key.upper()] = (str(s + 1), button, True)
-    for key, button in TABLE_KEYS.items():
-        keys[key] = ("table", button, False)
-        keys[key.upper()] = ("table", button, True)
     return keys
 
 
@@ -60,7 +63,9 @@ def help_text(seats: int) -> str:
     return (
         "keys (previous select next; Shift = hold): "
         + " | ".join(parts)
-        + " | u undo, m menu (M hold) | [ ] or Page Up/Down scroll the log | Ctrl-C quits"
+        + " | u undo, m menu (pauses, resumes, starts), M ends a paused game"
+        " | [ ] a sentence back and on, Page Up/Down a screenful (while the board is"
+        " set up, the setup steps) | Ctrl-C quits"
     )
 
 
@@ -106,7 +111,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
     holder: list[runtime.Appliance] = []
 
     def say(text: str) -> None:
-        screen.say(holder[0].app if holder else None, text)
+        """The table keeps its log (`status().log`); what is said before there is a table
+        (the journal's report on opening) the screen keeps."""
+        if not holder:
+            screen.notes.append(text)
 
     with tempfile.TemporaryDirectory(prefix="tavola-sim-") as tmp:
         journal = (
@@ -137,48 +145,92 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 table.close()
                 return 0
             table.app.names.update(_numbered(asked))
-        keys = key_map(seats)
         saved = termios.tcgetattr(fd) if interactive else None
+        resized = Resized()
         try:
             if interactive:
                 tty.setcbreak(fd, termios.TCSANOW)  # keys typed ahead count
             sys.stdout.write("\x1b[?25l\x1b[2J")
             table.app.start()
-            shown = ""
-            while True:
-                timeout = table.app.tick()
-                text = render(screen.lines(table.app, table.app.clock()))
-                if text != shown:
-                    sys.stdout.write(text)
-                    sys.stdout.flush()
-                    shown = text
-                ready, _, _ = select.select([fd], [], [], timeout)
-                if not ready:
-                    continue
-                chunk = os.read(fd, 64).decode(errors="ignore")
-                if not chunk or "\x04" in chunk or "\x03" in chunk:
-                    break  # Ctrl-D, or Ctrl-C arriving as a character (no controlling tty)
-                for key in tokens(chunk):
-                    if key in SCROLL_KEYS:
-                        screen.scroll_by(SCROLL_KEYS[key])
-                        continue
-                    if key not in keys:
-                        continue
-                    seat, button, hold = keys[key]
-                    now = time.monotonic()
-                    table.app.handle(InputEvent(seat, button, "press", now))
-                    if hold:
-                        table.app.handle(InputEvent(seat, button, "long_press", now))
-                    table.app.handle(InputEvent(seat, button, "release", now))
+            play(table, screen, fd, resized)
         except KeyboardInterrupt:
             pass
         finally:
+            resized.close()
             sys.stdout.write("\x1b[0m\x1b[?25h\r\n")
             sys.stdout.flush()
             if saved is not None:
                 termios.tcsetattr(fd, termios.TCSADRAIN, saved)
             table.close()
     return 0
+
+
+def play(table: runtime.Appliance, screen: Screen, fd: int, resized: Resized) -> None:
+    """Draw the table and act on the keys until Ctrl-C or Ctrl-D (or the input ends)."""
+    app, keys = table.app, key_map(screen.seats)
+    out = sys.stdout.fileno()
+    shown = ""
+    while True:
+        timeout = app.tick()
+        screen.resize(*terminal_size(out))
+        text = render(screen.lines(app, app.clock()), screen.width)
+        if text != shown:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+            shown = text
+        ready, _, _ = select.select([fd, *resized.fds], [], [], timeout)
+        resized.drain()
+        if fd not in ready:
+            continue  # a draw due, an animation, or the terminal resized: drawn again
+        chunk = os.read(fd, 64).decode(errors="ignore")
+        if not chunk or "\x04" in chunk or "\x03" in chunk:
+            return  # Ctrl-D, or Ctrl-C arriving as a character (no controlling tty)
+        for key in tokens(chunk):
+            if key in STEP_KEYS:
+                screen.scroll_by(STEP_KEYS[key])
+            elif key in PAGE_KEYS:
+                screen.page_by(PAGE_KEYS[key])
+            elif key in TABLE_KEYS:
+                app.command("table", TABLE_KEYS[key])  # a refusal is said in the log
+            elif key in keys:
+                seat, button, hold = keys[key]
+                now = time.monotonic()
+                app.handle(InputEvent(seat, button, "press", now))
+                if hold:
+                    app.handle(InputEvent(seat, button, "long_press", now))
+                app.handle(InputEvent(seat, button, "release", now))
+
+
+class Resized:
+    """Wakes the loop when the terminal is resized (SIGWINCH), through a pipe the signal
+    writes to: the screen is then drawn again at the new size."""
+
+    def __init__(self) -> None:
+        self.fds: list[int] = []
+        self._old: Any = None
+        self._wakeup = -1
+        if not hasattr(signal, "SIGWINCH"):
+            return
+        read, write = os.pipe()
+        os.set_blocking(read, False)
+        os.set_blocking(write, False)
+        self.fds, self._write = [read], write
+        self._old = signal.signal(signal.SIGWINCH, lambda signum, frame: None)
+        self._wakeup = signal.set_wakeup_fd(write)
+
+    def drain(self) -> None:
+        for fd in self.fds:
+            with contextlib.suppress(BlockingIOError):
+                os.read(fd, 512)
+
+    def close(self) -> None:
+        if not self.fds:
+            return
+        signal.set_wakeup_fd(self._wakeup)
+        signal.signal(signal.SIGWINCH, self._old)
+        os.close(self.fds[0])
+        os.close(self._write)
+        self.fds = []
 
 
 def _numbered(names: list[str]) -> list[tuple[str, str]]:
@@ -196,7 +248,9 @@ def _with_cbreak(fd: int, run: Callable[[], T]) -> T:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
-def naming_lines(title: str, names: list[str], typed: str, problem: str | None) -> list[str]:
+def naming_lines(
+    title: str, names: list[str], typed: str, problem: str | None, height: int = 24
+) -> list[str]:
     """The seating screen: each seat with its name so far, the one being typed, the keys."""
     seat = len(names) + 1
     lines = [f"\x1b[1m{title} | seating: the players' names{RESET}", ""]
@@ -211,7 +265,7 @@ def naming_lines(title: str, names: list[str], typed: str, problem: str | None) 
     ]
     if problem:
         lines += ["", f"Not taken: {problem}. Type another name."]
-    return [*lines, *[""] * (HEIGHT - len(lines))][:HEIGHT]
+    return [*lines, *[""] * (height - len(lines))][:height]
 
 
 def ask_names(fd: int, title: str, seats: int) -> list[str] | None:
@@ -221,7 +275,9 @@ def ask_names(fd: int, title: str, seats: int) -> list[str] | None:
     typed, problem = "", None
     sys.stdout.write("\x1b[?25l\x1b[2J")
     while len(names) < seats:
-        sys.stdout.write(render([fit(line) for line in naming_lines(title, names, typed, problem)]))
+        width, height = terminal_size(sys.stdout.fileno())
+        lines = naming_lines(title, names, typed, problem, height)
+        sys.stdout.write(render([fit(line, width - 1) for line in lines], width))
         sys.stdout.flush()
         chunk = os.read(fd, 64).decode(errors="ignore")  # blocks until a key: no polling
         if not chunk or "\x03" in chunk or "\x04" in chunk:
@@ -249,8 +305,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "sim",
         help="a virtual table in the terminal, keys for seat buttons",
-        description="Draws the table's LEDs in the terminal (over SSH too) and maps keys to "
-        "seat buttons: " + help_text(6) + ". --seats is how many play.",
+        description="Draws the table in the terminal (over SSH too): the headline and whose "
+        "turn, what the table asks in a sentence with the menu of the seat to act, the board "
+        "in the colours its LEDs show, and the log of the table's sentences (while the board "
+        "is set up, the setup steps, numbered: 'steps 1-7 of 19'). It fills the terminal, "
+        "80x24 at least, and is drawn again when the terminal is resized; sentences wrap "
+        "between words, only a board wider than the terminal is cut. Keys stand in for the "
+        "buttons; " + help_text(6) + ". --seats is how many play.",
     )
     p.add_argument(
         "game",

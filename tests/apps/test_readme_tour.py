@@ -118,7 +118,7 @@ def test_every_line_of_the_tour_runs_as_written(checkout: Path) -> None:
                 assert screen.startswith("Strozzi | seating")
                 term.keys("wsxt"[: seats - bots])  # the people's seats join
                 people = [str(s) for s in range(1, seats - bots + 1)]
-                term.wait_for("joined: " + ", ".join(bot_seats + people))
+                term.wait_for("joined: " + ", ".join(people + bot_seats))  # in seat order
                 term.keys("m")
                 term.wait_for("setup, in order")
                 term.keys("w")

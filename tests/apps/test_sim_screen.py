@@ -1,6 +1,7 @@
-"""`tavola sim` as a person reads it: a real pseudo-terminal of 80x24, read through a
-terminal emulator (pyte), so the assertions are about the characters on the screen
-(what scrolled away or was overwritten is not there), not the bytes written."""
+"""`tavola sim` as a person reads it: a real pseudo-terminal (80x24, or larger), read
+through a terminal emulator (pyte), so the assertions are about the characters on the
+screen (what scrolled away or was overwritten is not there), not the bytes written; and
+in tmux, a real terminal with its own size, keys sent and the screen captured."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 import pty
 import re
 import select
+import shutil
 import struct
 import subprocess
 import termios
@@ -17,6 +19,7 @@ import time
 from pathlib import Path
 
 import pyte
+import pytest
 
 import engine
 from apps.runtime import Appliance
@@ -29,7 +32,7 @@ FRAME_START, FRAME_END = b"\x1b[H", b"\x1b[J"  # how apps.screen.render opens an
 
 
 class Tty:
-    """`tavola sim` in a pseudo-terminal of 80x24, its screen emulated by pyte."""
+    """`tavola sim` in a pseudo-terminal of 80x24 (or `size`), its screen emulated by pyte."""
 
     def __init__(
         self,
@@ -37,20 +40,22 @@ class Tty:
         argv: list[str] | None = None,
         cwd: Path | None = None,
         env: dict[str, str] | None = None,
+        size: tuple[int, int] = (COLS, ROWS),
     ) -> None:
+        cols, rows = size
         self.master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         env = {
             **(env if env is not None else os.environ),
-            "COLUMNS": str(COLS),
-            "LINES": str(ROWS),
+            "COLUMNS": str(cols),
+            "LINES": str(rows),
             "TERM": "xterm-256color",
         }
         self.proc = subprocess.Popen(
             argv or [*TAVOLA, *args], stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd
         )
         os.close(slave)
-        self.screen = pyte.Screen(COLS, ROWS)
+        self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.drawing = False  # the last bytes read end inside a screen being drawn
         self._tail = b""
@@ -98,7 +103,8 @@ class Tty:
         return self.text()
 
     def keys(self, keys: str) -> None:
-        for key in keys:
+        """Typed one key at a time, an escape sequence (Page Up) as one key."""
+        for key in re.findall(r"\x1b\[[0-9;]*[~A-Za-z]|.", keys, re.DOTALL):
             os.write(self.master, key.encode())
             time.sleep(0.05)
             self.pump(0.05)
@@ -118,14 +124,14 @@ class Tty:
             os.close(self.master)
 
 
-def sim(*args: str) -> Tty:
+def sim(*args: str, size: tuple[int, int] = (COLS, ROWS)) -> Tty:
     """`tavola sim` for a test of something else than the component check: none offered."""
-    return Tty("sim", "--no-check", *args)
+    return Tty("sim", "--no-check", *args, size=size)
 
 
 def fits(screen: Tty) -> None:
-    """Nothing was drawn past the 80x24 terminal: the cursor never wrapped or scrolled."""
-    assert all(len(line.rstrip()) <= COLS for line in screen.screen.display)
+    """Nothing was drawn past the terminal: the cursor never wrapped or scrolled."""
+    assert all(len(line.rstrip()) <= screen.screen.columns for line in screen.screen.display)
 
 
 def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: Path) -> None:
@@ -149,11 +155,11 @@ def test_strozzi_sim_reads_as_a_board_with_whose_turn_and_the_choices(tmp_path: 
         assert "Venice" in ports and "Rome" in ports and "Naples" in ports
         assert re.search(r"in play  \d-sail ship \(.+\)", term.line_with("in play"))
         assert "(pirate, +1, goods)" in term.line_with("flags")
-        # whose turn, with the colour's name, and the choices with the cursor on one
-        status = screen.splitlines()[0]
+        # whose turn, with the colour's name; what is asked; the choices, the cursor on one
+        status, prompt, menu = screen.splitlines()[:3]
         assert status.startswith("Strozzi | round 1 | seat 1 (red) to act"), status
-        menu = screen.splitlines()[1]
-        assert menu.startswith("seat 1: ") and "[" in menu, menu
+        assert prompt.startswith("Seat 1 decides on the "), prompt
+        assert menu.startswith("seat 1: [flag] pass"), menu
         # 3 seats play: no seat 4 drawn; the screen fits
         assert " 4 " not in term.line_with("flags")
         fits(term)
@@ -213,8 +219,8 @@ def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Pat
         heading = term.line_with("setup, in order")
         assert heading.startswith("setup, in order (steps 1-"), heading
         assert "Brag tile Eyes Everywhere goes face up on location 1." in screen
-        assert "then, once the board is laid out: select at any seat" in screen
-        term.keys("]]]]]]]]]]]]]]]]]]]]")
+        assert "Lay out the board as the lights show, then press select at any seat." in screen
+        term.keys("]" * 20)
         screen = term.settle()
         assert "Brag tile Eyes Everywhere" not in screen
         assert "The 1st player marker goes to" in screen  # the last step
@@ -230,10 +236,315 @@ def test_florence_sim_keeps_the_setup_checklist_and_draws_the_grid(tmp_path: Pat
         assert re.match(
             r"Florence \| seat (1 \(blue\)|2 \(orange\)) to act", screen.splitlines()[0]
         ), screen.splitlines()[0]
-        assert re.match(r"seat [12]: .*\[", screen.splitlines()[1]), screen.splitlines()[1]
-        # the setup steps are in the log now: scrolling back finds the first
-        term.keys("[" * 12)
-        assert "Brag tile Eyes Everywhere goes face up on location 1." in term.settle()
+        assert re.match(r"seat [12]: .*\[", screen.splitlines()[2]), screen.splitlines()[2]
+        # the setup steps are in the log now: scrolling back to its first sentence, then
+        # on, finds them
+        term.keys("[" * 40)
+        screen = term.settle()
+        lines = screen.splitlines()
+        top = lines.index(term.line_with("-- log ("))
+        assert lines[top + 1].startswith("Florence: each player presses select"), screen
+        for _ in range(10):
+            if "Brag tile Eyes Everywhere goes face up on location 1." in screen:
+                break
+            term.keys("]")
+            screen = term.settle()
+        assert "Brag tile Eyes Everywhere goes face up on location 1." in screen
+        assert "newer below" in term.line_with("-- log (")
+    finally:
+        assert term.close() == 0
+
+
+# --- the status as the terminal shows it: whole sentences, every step, any size ----------
+class Tmux:
+    """`tavola sim` in tmux: a terminal of a real size that can be resized (the program
+    gets SIGWINCH), keys sent as typed, the screen captured as it shows. A shell around
+    it says its exit status on the screen once it ends."""
+
+    ENDED = "sim ended with status "
+
+    def __init__(self, tmp_path: Path, *args: str, size: tuple[int, int] = (COLS, ROWS)) -> None:
+        tmux = shutil.which("tmux")
+        assert tmux is not None, (
+            "tmux is not installed, and this test plays `tavola sim` in it: "
+            "scripts/system-deps.sh installs it (Debian's package tmux)"
+        )
+        self.base = [tmux, "-f", "/dev/null", "-S", str(tmp_path / "tmux.sock")]
+        cols, rows = size
+        command = ["sh", "-c", f'"$@"; echo "{self.ENDED}$?"', "sh", *TAVOLA, "sim", "--no-check"]
+        self.tmux("set-option", "-g", "remain-on-exit", "on", ";", "new-session", "-d",
+                  "-s", "sim", "-x", str(cols), "-y", str(rows), "--", *command, *args)  # fmt: skip
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run([*self.base, *args], capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, f"tmux {' '.join(args)}: {done.stderr}"
+        return done.stdout
+
+    def capture(self) -> str:
+        """The screen as it shows now (each line without its trailing blanks)."""
+        screen = self.tmux("capture-pane", "-p", "-t", "sim")
+        assert self.ENDED not in screen, f"`tavola sim` ended; the screen:\n{screen}"
+        return screen
+
+    def wait_for(self, text: str, limit: float = 30.0) -> str:
+        """The screen, drawn whole, once `text` is on it."""
+        end = time.monotonic() + limit
+        screen = self.capture()
+        while text not in screen and time.monotonic() < end:
+            time.sleep(0.1)
+            screen = self.capture()
+        assert text in screen, f"{text!r} never appeared; the screen:\n{screen}"
+        return self.whole(screen)
+
+    def changed(self, before: str, limit: float = 10.0) -> str:
+        """The screen, drawn whole, once its words differ from `before` (a key was acted
+        on): the LEDs drawn as dots change by themselves (a seat's light pulses)."""
+        end = time.monotonic() + limit
+        screen = self.capture()
+        while words(screen) == words(before) and time.monotonic() < end:
+            time.sleep(0.05)
+            screen = self.capture()
+        return self.whole(screen)
+
+    def whole(self, screen: str) -> str:
+        """`screen` once its words stay the same for a moment: tmux may show a screen half
+        drawn (its first lines still the old ones), and a key sent then would act on the
+        screen after the one read."""
+        while True:
+            time.sleep(0.15)
+            again = self.capture()
+            if words(again) == words(screen):
+                return again
+            screen = again
+
+    def keys(self, keys: str) -> None:
+        self.tmux("send-keys", "-t", "sim", "-l", keys)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.tmux("resize-window", "-t", "sim", "-x", str(cols), "-y", str(rows))
+
+    def close(self) -> int | None:
+        """Ctrl-D quits `sim`: its exit status (None: it did not end)."""
+        try:
+            self.tmux("send-keys", "-t", "sim", "C-d")
+            end = time.monotonic() + 10
+            while time.monotonic() < end:
+                screen = self.tmux("capture-pane", "-p", "-t", "sim")
+                if self.ENDED in screen:
+                    return int(found(rf"{self.ENDED}(\d+)", screen))
+                time.sleep(0.1)
+            return None
+        finally:
+            subprocess.run([*self.base, "kill-server"], capture_output=True, timeout=30)
+
+
+def words(screen: str) -> str:
+    """The screen without its LEDs (lit or dark dots)."""
+    return re.sub("[●·]", "", screen)
+
+
+def unwrapped(screen: str) -> list[str]:
+    """The screen's lines with each sentence's continuation lines (indented by two or more
+    blanks) joined to the line it goes on from."""
+    out: list[str] = []
+    for line in screen.splitlines():
+        if out and out[-1].strip() and line.startswith("  ") and line.strip():
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line.rstrip())
+    return out
+
+
+def mocked(
+    tmp_path: Path, game: str, seats: int, seed: int, names: tuple[str, ...] = ()
+) -> Appliance:
+    """The table `sim` plays, mocked in this process (the same draws for the same seed),
+    its seats joined and the game started: the board being set up."""
+    config = demo_config(game, seats, journal=tmp_path / "mocked.db", seed=seed, names=names)
+    table = Appliance(config, clock=ManualClock(), button_thread=False, say=lambda text: None)
+    table.app.start()
+    table.app.tick()
+    for seat in range(seats):
+        table.app.command(str(seat + 1), "join")
+    if table.app.status().seating:
+        table.app.command("table", "start")
+    return table
+
+
+SOLO_FLORENCE = ("florence", "--seats", "1", "--seed", "2", "--names", "Sofia")
+
+
+def set_up(term: Tty | Tmux, seats: int) -> str:
+    """The first `seats` seats join at their select keys and the table's menu key starts
+    the game: the screen of the board being set up."""
+    term.wait_for("joined: nobody yet")
+    term.keys("".join(SEAT_KEYS[s][1] for s in range(seats)))
+    term.wait_for("joined: " + ", ".join(str(s + 1) for s in range(seats)))
+    term.keys("m")
+    return term.wait_for("setup, in order")
+
+
+def test_solo_florence_is_played_to_its_end_in_a_real_terminal(tmp_path: Path) -> None:
+    """Solo Florence against the automa in tmux, from the setup to the end, at seat 1's
+    keys: Sofia passes as soon as she may (previous, select), and select carries out the
+    rest. Each round then goes on past 'Strozzi passes last' (where the screen used to
+    crash with an IndexError, the automa having no seat), and the result is on the
+    screen, each score line whole."""
+    term = Tmux(tmp_path, *SOLO_FLORENCE, "--db", str(tmp_path / "f.db"))
+    try:
+        screen = set_up(term, 1)
+        heads: list[str] = []
+        passed_last = False
+        for _ in range(600):
+            head = screen.splitlines()[0]
+            if not heads or heads[-1] != head:
+                heads.append(head)
+            passed_last = passed_last or "Strozzi passes last" in screen
+            if "game over" in head:
+                break
+            if "Sofia: pass [move]" in screen:
+                term.keys("q")  # the cursor on pass
+                screen = term.changed(screen)
+            term.keys("w")
+            screen = term.changed(screen)
+        assert "Florence | round 9 | game over" in heads[-1], heads[-6:]
+        assert passed_last and any("round 2 | Sofia (purple) to act" in h for h in heads)
+        lines = unwrapped(screen)
+        assert re.fullmatch(r"Game over\. (Sofia|Strozzi \(automa\)) wins \d+-\d+\.", lines[1])
+        assert re.fullmatch(r"Sofia: .* = \d+", lines[2]), lines[2]
+        assert re.fullmatch(r"Strozzi \(automa\): .* = \d+", lines[3]), lines[3]
+        assert lines[4] == "Game over. Select at any seat for the next game. (any button goes on)"
+        assert all(len(line) <= COLS for line in screen.splitlines()), screen
+    finally:
+        assert term.close() == 0  # Ctrl-D: sim ended, with status 0
+
+
+def test_a_long_instruction_is_shown_whole_at_any_size(tmp_path: Path) -> None:
+    """The automa's move, longer than 80 columns: on one line of a 200x60 terminal, wrapped
+    between words over lines at 80x24 (the lines after the first indented), whole at both
+    and again when the terminal is resized (SIGWINCH)."""
+    table = mocked(tmp_path, "florence", 1, 2, ("Sofia",))
+    try:
+        table.app.command("1", "go_on")  # the board is laid out: the automa's first move
+        move = table.app.status().prompt
+    finally:
+        table.close()
+    assert move.startswith("Strozzi places ") and len(move) > 100, move
+    term = Tmux(tmp_path, *SOLO_FLORENCE, size=(200, 60))
+    try:
+        set_up(term, 1)
+        term.keys("w")
+        screen = term.wait_for(move)  # whole, on one line
+        assert screen.splitlines()[1] == move
+        assert len(screen.splitlines()) == 60
+        assert term.wait_for("-- log --")  # the board and the log below it, as at 80x24
+        term.resize(80, 24)
+        screen = term.wait_for(move[:40])
+        lines = screen.splitlines()
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines), screen
+        first = next(y for y, line in enumerate(lines) if line.startswith(move[:40]))
+        assert lines[first + 1].startswith("  ") and move not in screen
+        assert len(lines[first]) < 80 and len(lines[first + 1]) < 80
+        assert unwrapped(screen)[first] == move
+        term.resize(120, 40)
+        screen = term.wait_for(move)
+        assert len(screen.splitlines()) == 40
+    finally:
+        assert term.close() == 0
+
+
+CHECKLISTS = [("florence", 2, 19), ("strada_romana", 5, 35)]
+
+
+@pytest.mark.parametrize(("game", "seats", "steps"), CHECKLISTS)
+def test_every_setup_step_can_be_paged_to(
+    tmp_path: Path, game: str, seats: int, steps: int
+) -> None:
+    """The setup checklist, longer than an 80x24 screen holds: `]` goes on step by step to
+    the last, Page Up/Down a screenful; the heading says which steps of how many show, and
+    every step the table said is read whole, numbered in order."""
+    table = mocked(tmp_path, game, seats, 2)
+    try:
+        expected = table.app.status().checklist
+    finally:
+        table.close()
+    assert len(expected) == steps
+    term = sim(game, "--seats", str(seats), "--seed", "2", "--names", "")
+    try:
+        term.wait_for("joined: nobody yet")
+        term.keys("".join(SEAT_KEYS[s][1] for s in range(seats)))  # a full table starts
+        if "setup, in order" not in term.settle():
+            term.keys("m")
+        term.wait_for("setup, in order (steps 1-")
+        seen: dict[int, str] = {}
+        pages = []
+        for _ in range(steps):
+            screen = term.settle()
+            heading = term.line_with("setup, in order (")
+            m = re.search(r"steps (\d+)-(\d+) of (\d+)", heading)
+            assert m is not None, heading
+            first, last, total = map(int, m.groups())
+            assert total == steps
+            pages.append((first, last))
+            rows = unwrapped(screen)
+            top = next(y for y, row in enumerate(rows) if row.startswith("setup, in order ("))
+            numbered = [re.match(r" *(\d+)\. (.*)$", row) for row in rows[top + 1 :]]
+            shown = {int(n.group(1)): n.group(2) for n in numbered if n}
+            assert sorted(shown) == list(range(first, last + 1)), (heading, shown)
+            seen.update(shown)
+            if last == steps:
+                assert "] shows the next" not in heading and "[ goes back" in heading
+                break
+            assert "] shows the next" in heading
+            term.keys("]")
+            term.wait_for(f"steps {first + 1}-")
+        assert pages[0][0] == 1 and pages[0][1] < steps  # not all on the first screen
+        assert seen == {k + 1: step for k, step in enumerate(expected)}
+        fits(term)
+        term.keys("\x1b[5~" * 10)  # Page Up: back to the first step
+        assert term.wait_for("setup, in order (steps 1-")
+        term.keys("\x1b[6~" * 10)  # Page Down: on to the last
+        assert term.wait_for(f"-{steps} of {steps}; [ goes back)")
+    finally:
+        assert term.close() == 0
+
+
+def test_a_draw_the_app_makes_is_no_menu(tmp_path: Path) -> None:
+    """With the app drawing (the default), a draw is nobody's decision: once a ship is
+    placed, the screen says any button goes on, and offers no menu of ship cards; with
+    `--chance pick` the people enter the draw on a menu (`draw > [1] 2 3`)."""
+    term = sim("strozzi", "--seats", "3", "--seed", "4", "--names", "")
+    try:
+        set_up(term, 3)
+        term.keys("w")  # the board is laid out
+        screen = term.wait_for("to act")
+        for _ in range(30):  # select at the seat to act until a ship is placed
+            head = screen.splitlines()[0]
+            if "a draw is due" in head:
+                break
+            seat = int(found(r"\| seat (\d) \(\w+\) to act", head))
+            term.keys(SEAT_KEYS[seat - 1][1])
+            screen = term.settle()
+        assert "a draw is due" in screen.splitlines()[0], screen
+        rows = unwrapped(screen)
+        assert re.fullmatch(
+            r"Undo takes back seat \d's 'port \w+' until the table draws; any button goes on\.",
+            rows[1],
+        ), rows[1]
+        assert not re.search(r"draw > |\[1\] 2 3", screen), screen
+        term.keys("w")  # any button: the table draws, the next seat acts
+        screen = term.wait_for("to act")
+        assert not re.search(r"draw > |\[1\] 2 3", screen), screen
+    finally:
+        assert term.close() == 0
+    term = sim("strozzi", "--seats", "3", "--seed", "4", "--names", "", "--chance", "pick")
+    try:
+        set_up(term, 3)
+        for _ in range(6):  # three progress tokens entered, the board laid out
+            if "draw > [1]" in term.settle():
+                break
+            term.keys("w")
+        assert term.line_with("draw > ").startswith("seat 1: draw > [1] 2 3 4 5 6 7 8")
     finally:
         assert term.close() == 0
 
@@ -342,7 +653,7 @@ def test_sim_says_the_players_names(tmp_path: Path) -> None:
         term.keys("w")
         screen = term.wait_for("to act")
         assert screen.splitlines()[0].startswith("Strozzi | round 1 | Anna (red) to act")
-        assert screen.splitlines()[1].startswith("Anna: ")
+        assert screen.splitlines()[2].startswith("Anna: ")
         assert "Anna decides on the " in screen
         term.keys("a")
         assert "Ben: it is Anna's turn." in term.wait_for("Ben: it is")
@@ -358,11 +669,11 @@ def test_sim_seats_bots_and_says_their_moves(tmp_path: Path) -> None:
         screen = term.wait_for("joined: 3 (bot)")
         assert "next seats a bot" in screen
         term.keys("d")  # seat 2's next: a bot sits there
-        term.wait_for("joined: 3 (bot), 2 (bot)")
+        term.wait_for("joined: 2 (bot), 3 (bot)")
         term.keys("d")  # and leaves
         term.wait_for("The bot left seat 2; it is free.")
         term.keys("ws")  # seats 1 and 2 join
-        term.wait_for("joined: 3 (bot), 1, 2")
+        term.wait_for("joined: 1, 2, 3 (bot)")
         term.keys("m")
         screen = term.wait_for("3 red (bot)")
         term.keys("w")  # the board is laid out
@@ -377,7 +688,8 @@ def test_sim_seats_bots_and_says_their_moves(tmp_path: Path) -> None:
             )
         assert "Seat 3 (bot) plays" in screen
         assert "then select at any seat." in screen
-        assert screen.splitlines()[1].startswith("seat 3 (bot) plays ")  # the status line
+        assert screen.splitlines()[1].startswith("Seat 3 (bot) plays ")  # what to do
+        assert term.line_with("seat 3 (bot) plays ").rstrip().endswith(": select at any seat")
         term.keys("w")  # seat 1's select confirms the bot's move
         assert "seat 3 (bot): " in term.wait_for("seat 3 (bot): ")
     finally:
@@ -514,7 +826,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         assert all(vp == tiles == "0" for _, _, vp, tiles in seats)
         # the status, the menu and a few log lines are on the screen too
         assert re.match(r"Strada Romana \| seat \d \(\w+\) to act", lines[0]), lines[0]
-        assert re.match(r"seat \d: \[step\] tile pass", lines[1]), lines[1]
+        assert re.match(r"seat \d: \[step\] tile pass", lines[2]), lines[2]
         assert len([line for line in lines[log + 1 : -2] if line.strip()]) >= 4, screen
         fits(term)
         # the cursor on `step`: every wagon that can move is white on the drawn board
@@ -530,7 +842,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         other = next(code for code in to_roma if WAGON_CODES[code] != mover)
         term.settle()
         # all ten wagons to choose from: the menu takes a second line rather than cut them
-        menu = " ".join(term.screen.display[1:3]).split()
+        menu = " ".join(term.screen.display[2:4]).split()
         assert [w.strip("[]") for w in menu[4:]] == list(STRADA.wagons), menu
         y = term.screen.display.index(term.line_with("Portus p1 "))
         assert term.screen.buffer[y][portus.index(f"{other}>")].fg == hex_of(
@@ -538,7 +850,7 @@ def test_strada_sim_draws_the_road_with_its_squares_wagons_markets_and_areas(
         )
         term.keys(keys["select"])
         term.wait_for(f"step {mover} > [")
-        square = found(r"> \[(\w+)\]", term.screen.display[1])
+        square = found(r"> \[(\w+)\]", term.screen.display[2])
         term.settle()
         assert on_square(term.screen.display, square) == "●●"
         term.keys(keys["select"])
