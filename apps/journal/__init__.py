@@ -13,7 +13,9 @@ for the people at the table; in short:
 - **Rotating backups.** After each game end the journal is copied with SQLite's
   online backup API to `<journal>.backup-1` (the older copies move to `-2`, `-3`).
 - **The mark.** After every commit a small sidecar, `<journal>.mark`, records
-  the journal's id, its commit count and the game in progress with its actions.
+  the journal's id, its commit count and the game in progress with its actions;
+  an action's mark is synced before the action is acknowledged, so a `-wal` that
+  loses even the last acknowledged action leaves the journal behind its mark.
   At open a journal whose commit count is behind its mark has gone back in time
   (a deleted, truncated or corrupted `-wal`, an old copy put back): the table
   restores what the backups and the mark hold and it lacks, keeping a copy of

@@ -126,10 +126,10 @@ class Journal:
     def sync_mark(self) -> None:
         """Write the mark if a commit has not been marked yet.
 
-        `append` leaves this to its caller, which acknowledges the action first: the
-        time between a commit and its acknowledgement (where a cut leaves the journal an
-        action ahead of what the table said) stays as short as SQLite makes it. Any
-        later write, a game end and `close()` mark what is due anyway."""
+        `append` writes and syncs its mark itself, before it returns (before the
+        acknowledgement): a mark written only after the lights cannot tell a `-wal` that
+        lost that action from one that never had it. Other writes mark as they commit;
+        this stays for callers that mark once more after acknowledging."""
         self.store.mark.sync()
 
     def import_game(self, r: GameRecord) -> None:
@@ -174,8 +174,8 @@ class Journal:
     def append(
         self, game_id: int, seq: int, player: int, text: str, *, wait: float | None = None
     ) -> None:
-        """Commit action number `seq` (1-based) durably before anyone sees it acknowledged;
-        call `sync_mark()` once it has been acknowledged."""
+        """Commit action number `seq` (1-based) durably, and its mark, before anyone sees it
+        acknowledged."""
         self.store.append(game_id, seq, player, text, wait=wait)
 
     def undo(
