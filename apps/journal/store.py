@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .backups import size_of
 from .errors import Corrupt, JournalError, JournalUnavailable, cause, is_corrupt
 from .files import SQLITE_MAGIC, companion, read_head, uri_path
 from .mark import Mark, MarkFile
@@ -25,6 +26,8 @@ from .schema import identify, prepare
 log = logging.getLogger(__package__)
 
 LOCK_TIMEOUT_S = 5.0
+CHECK_ALL_BYTES = 4 << 20
+"""Up to this size the whole file is checked at open (`quick_check`, a few ms)."""
 
 
 class Store:
@@ -58,9 +61,9 @@ class Store:
             db = self._connect(create=not exists)
             try:
                 self._identify(db)
-                result = db.execute("PRAGMA quick_check").fetchone()[0]
-                if result != "ok":
-                    raise Corrupt(f"SQLite's quick_check says: {result}")
+                self._check(db)
+                self.db = db
+                self.load_counts()  # reads the game in progress: a damaged page says so here
             except BaseException:
                 db.close()
                 raise
@@ -75,8 +78,20 @@ class Store:
                 f"cannot open journal {self.path}: "
                 f"{cause(exc, self.lock_timeout, self.path)}; nothing was changed"
             ) from None
-        self.db = db
-        self.load_counts()
+
+    def _check(self, db: sqlite3.Connection) -> None:
+        """SQLite's quick_check: of the whole file while it is small (a few ms); of a big
+        one only the small tables (games, meta, undone), since the whole file costs seconds
+        at thousands of games. Old games' actions are checked when the whole file is copied
+        (`backups.rotate_if_due`), and any read of a damaged page says so anyway."""
+        if size_of(db) <= CHECK_ALL_BYTES:
+            checks = ["PRAGMA quick_check"]
+        else:
+            checks = [f"PRAGMA quick_check({t})" for t in ("games", "meta", "undone")]
+        for check in checks:
+            result = db.execute(check).fetchone()[0]
+            if result != "ok":
+                raise Corrupt(f"SQLite's quick_check says: {result}")
 
     def start_new(self) -> None:
         """A new, empty journal at the path (the old file was set aside)."""
