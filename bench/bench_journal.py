@@ -8,10 +8,16 @@ Figures only; nothing here asserts a time.
 - game end: `Journal.finish` (commit, `wal_checkpoint(TRUNCATE)`, a backup with the
   online backup API checked by `quick_check`, rotation, the mark) for a finished game
   of a journal already holding 20 games.
+- finish and reopen by size: `Journal.finish` of one more game, then `Journal(path)`
+  after a clean close, in journals of 100, 1,000 and 10,000 finished games of 140
+  actions each (built with direct SQL inserts of rows like the table writes, with a
+  backup beside them as a table that ran has).
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -75,11 +81,61 @@ def game_ends(tmp: Path) -> list[float]:
     return times
 
 
+SIZES = (100, 1_000, 10_000)
+GAME_ACTIONS = 140
+
+
+def build(path: Path, games: int) -> None:
+    """A journal of `games` finished games, written with plain SQL in one transaction."""
+    Journal(path).close()
+    db = sqlite3.connect(path, isolation_level=None)
+    seats = json.dumps(SEATS)
+    db.execute("BEGIN")
+    for g in range(1, games + 1):
+        db.execute(
+            "INSERT INTO games VALUES (?, 'strozzi', 4, ?, '{}', ?, 'x', 'finished', ?, ?,"
+            " '[61, 58, 72, 49]', '[2]')",
+            (g, g, seats, g * 3600.0, g * 3600.0 + 2400),
+        )
+        db.executemany(
+            "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+            [
+                (g, s, s % 4, f"flag pirate {s % 7} at {s % 5},{s % 3}", g * 3600.0 + s)
+                for s in range(1, GAME_ACTIONS + 1)
+            ],
+        )
+    db.execute("UPDATE meta SET value=? WHERE key='commits'", (games * (GAME_ACTIONS + 2),))
+    db.execute("COMMIT")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    shutil.copy(path, f"{path}.backup-1")  # the table that ran has a backup
+
+
+def finish_and_reopen(tmp: Path, games: int) -> tuple[float, float]:
+    """Seconds for `finish()` of game `games + 1`, then for reopening the journal."""
+    path = tmp / f"size-{games}.db"
+    build(path, games)
+    journal = Journal(path)
+    game = journal.start_game("strozzi", 4, 7, {}, SEATS, "x")
+    for seq in range(1, GAME_ACTIONS + 1):
+        journal.append(game, seq, seq % 4, "flag pirate")
+    start = time.perf_counter()
+    journal.finish(game, [1, 2, 3, 4], [3])
+    finished = time.perf_counter() - start
+    journal.close()
+    start = time.perf_counter()
+    again = Journal(path)
+    reopened = time.perf_counter() - start
+    again.close()
+    return finished, reopened
+
+
 def run() -> list[str]:
     with tempfile.TemporaryDirectory(prefix="tavola-bench-journal-") as name:
         tmp = Path(name)
         ours, bare = appends(tmp), bare_commits(tmp)
         ends = game_ends(tmp)
+        by_size = [(n, *finish_and_reopen(tmp, n)) for n in SIZES]
     p50, bare50 = statistics.median(ours), statistics.median(bare)
     return [
         f"journal append over {ACTIONS} actions: p50 {p50 * 1e3:.2f} ms, p99 "
@@ -87,4 +143,6 @@ def run() -> list[str]:
         f"(ratio {p50 / bare50:.2f})",
         f"game end (checkpoint, backup, rotation, mark) with 20 games in the journal: p50 "
         f"{statistics.median(ends) * 1e3:.1f} ms, max {max(ends) * 1e3:.1f} ms",
+        "finish() / reopen by finished games: "
+        + "; ".join(f"{n:,}: {f * 1e3:.0f} ms / {r * 1e3:.0f} ms" for n, f, r in by_size),
     ]

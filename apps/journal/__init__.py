@@ -10,10 +10,15 @@ for the people at the table; in short:
   abandoned) and when the table stops, the write-ahead log is folded into the
   main file (`wal_checkpoint(TRUNCATE)`), so a lost or damaged `-wal` can cost
   at most the game in progress.
-- **Rotating backups.** After each game end the journal is copied with SQLite's
-  online backup API to `<journal>.backup-1` (the older copies move to `-2`, `-3`).
+- **Rotating backups.** After each game end a small journal is copied with
+  SQLite's online backup API to `<journal>.backup-1` (the older copies move to
+  `-2`, `-3`); a big one (over 1 MiB) adds the ended game to `backup-1`, and is
+  copied whole and rotated at the stop once a day, so a game end costs the same
+  at 10 games and at 10,000.
 - **The mark.** After every commit a small sidecar, `<journal>.mark`, records
-  the journal's id, its commit count and the game in progress with its actions.
+  the journal's id, its commit count and the game in progress with its actions;
+  an action's mark is synced before the action is acknowledged, so a `-wal` that
+  loses even the last acknowledged action leaves the journal behind its mark.
   At open a journal whose commit count is behind its mark has gone back in time
   (a deleted, truncated or corrupted `-wal`, an old copy put back): the table
   restores what the backups and the mark hold and it lacks, keeping a copy of
@@ -37,7 +42,7 @@ The modules, behind the one front `Journal` (`front`):
   queries, and what it holds kept in memory; `schema` (the tables, telling a journal
   from other files, upgrades) and `rows` (a game as rows, salvage) serve it;
 - `mark`: the mark, rewritten after every commit (`sync_mark`);
-- `backups`: the copy made and checked at each game's end, and their rotation;
+- `backups`: an ended game added to `backup-1`, or the whole copy made and checked; rotation;
 - `repair`: a journal behind its mark, one SQLite calls corrupt, `tavola journal restore`;
 - `records` (`GameRecord`, `UndoneAction`), `errors` (`JournalError` and the words for a
   cause), `files` (the paths beside the journal, moving files aside).

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import repair as repairs
-from .backups import backup_paths, write_backup
+from .backups import back_up_game, backup_paths, rotate_if_due, write_backup
 from .errors import Corrupt, JournalError
 from .records import GameRecord, UndoneAction
 from .rows import load_game
@@ -126,10 +126,10 @@ class Journal:
     def sync_mark(self) -> None:
         """Write the mark if a commit has not been marked yet.
 
-        `append` leaves this to its caller, which acknowledges the action first: the
-        time between a commit and its acknowledgement (where a cut leaves the journal an
-        action ahead of what the table said) stays as short as SQLite makes it. Any
-        later write, a game end and `close()` mark what is due anyway."""
+        `append` writes and syncs its mark itself, before it returns (before the
+        acknowledgement): a mark written only after the lights cannot tell a `-wal` that
+        lost that action from one that never had it. Other writes mark as they commit;
+        this stays for callers that mark once more after acknowledging."""
         self.store.mark.sync()
 
     def import_game(self, r: GameRecord) -> None:
@@ -137,7 +137,10 @@ class Journal:
         self.store.import_game(r)
 
     def close(self) -> None:
-        """Fold the write-ahead log into the file, then close: a clean file on shutdown."""
+        """Fold the write-ahead log into the file, then close: a clean file on shutdown.
+        A big journal is copied whole and its backups rotate here, once a day at most."""
+        if not self.store.readonly:
+            rotate_if_due(self.store.db, self.path, self.store.lock_timeout, self.store.clock())
         self.store.close()
 
     def start_game(
@@ -166,16 +169,17 @@ class Journal:
             self.store.clock(),
             data_text=data_text,
         )
+        live = self.store.live
         game_id, abandoned = self.store.start_game(new, wait=wait)
         if abandoned:
-            self._backup()
+            self._backup(live.id if live is not None else None)
         return game_id
 
     def append(
         self, game_id: int, seq: int, player: int, text: str, *, wait: float | None = None
     ) -> None:
-        """Commit action number `seq` (1-based) durably before anyone sees it acknowledged;
-        call `sync_mark()` once it has been acknowledged."""
+        """Commit action number `seq` (1-based) durably, and its mark, before anyone sees it
+        acknowledged."""
         self.store.append(game_id, seq, player, text, wait=wait)
 
     def undo(
@@ -194,21 +198,27 @@ class Journal:
     ) -> None:
         """The game's end and result; then the log is folded in and a backup made."""
         self.store.finish(game_id, scores, winner, wait=wait)
-        self._ended()
+        self._ended(game_id)
 
     def abandon(self, game_id: int, *, wait: float | None = None) -> None:
         self.store.abandon(game_id, wait=wait)
-        self._ended()
+        self._ended(game_id)
 
-    def _ended(self) -> None:
+    def _ended(self, game_id: int) -> None:
         """After a game end: the backup, then the mark, synced."""
-        self._backup()
+        self._backup(game_id)
         self.store.mark.write(durable=True)
 
-    def _backup(self) -> None:
-        """Fold the log into the file, then copy it aside and rotate."""
-        self.store.checkpoint()
-        write_backup(self.store.db, self.path, self.store.lock_timeout)
+    def _backup(self, game_id: int | None) -> None:
+        """Fold the log into the file, then back the ended game up (`backups`: a small
+        journal is copied whole, a big one adds the game to `backup-1`); None: an unknown
+        game ended, so the whole file is copied."""
+        store = self.store
+        store.checkpoint()
+        if game_id is None:
+            write_backup(store.db, self.path, store.lock_timeout, store.clock())
+        else:
+            back_up_game(store.db, self.path, store.lock_timeout, game_id, store.clock())
 
     # --- reading ---------------------------------------------------------------------------
     def unfinished(self) -> GameRecord | None:

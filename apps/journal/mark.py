@@ -1,8 +1,10 @@
 """The mark: a small JSON file beside the journal, rewritten after every commit.
 
-It says which journal it belongs to, how many commits that journal had made and the
-game in progress with its actions, so a journal that went back in time (a lost `-wal`,
-an old copy put back) is noticed at open and its lost game can be put back.
+It says which journal it belongs to, how many commits that journal had made, the game
+in progress with its actions and the last of them (`last`: game, number, seat, text), so a
+journal that went back in time (a lost `-wal`, an old copy put back) is noticed at open and
+its lost game can be put back. An append writes and syncs it before the action is
+acknowledged: an acknowledged action is always in the mark too.
 """
 
 from __future__ import annotations
@@ -31,6 +33,16 @@ class Mark:
     games: int
     finished: int
     live: GameRecord | None
+
+    @property
+    def last(self) -> tuple[int, int, int, str] | None:
+        """The last action of the game in progress (game id, number, seat, text): what the
+        journal must hold when its commit count equals the mark's."""
+        live = self.live
+        if live is None or not live.actions:
+            return None
+        player, text = live.actions[-1]
+        return (live.id, len(live.actions), player, text)
 
 
 def mark_path(journal: Path) -> Path:
@@ -78,20 +90,20 @@ class MarkFile:
     def read(self) -> Mark | None:
         return read_mark(self.journal)
 
-    def sync(self) -> None:
-        """Write the mark if a commit has not been marked yet."""
+    def sync(self, *, flush: bool = False) -> None:
+        """Write the mark if a commit has not been marked yet (`flush`: and fdatasync it)."""
         if self.due:
             self.due = False
-            self.write()
+            self.write(flush=flush)
 
-    def write(self, *, durable: bool = False) -> None:
+    def write(self, *, durable: bool = False, flush: bool = False) -> None:
         """Rewrite the mark after a commit. It may lag (a crash between the two), never lead.
 
         One `pwrite` over the file kept open, padded with spaces to the length it had (JSON
         allows them), so the time between a commit and its acknowledgement stays a few
         microseconds; a crash cannot leave half a write, and a write torn by a power cut
-        only makes the mark unreadable, which is no alarm. Game ends and the stop also
-        shorten the file and sync it.
+        only makes the mark unreadable, which is no alarm. `flush` (each append, before its
+        acknowledgement) syncs the data; game ends and the stop also shorten the file.
         """
         if self.readonly:
             return
@@ -104,6 +116,8 @@ class MarkFile:
                 os.ftruncate(fd, len(data))
                 self._len = len(data)
                 os.fsync(fd)
+            elif flush:
+                _datasync(fd)
         except OSError as exc:
             if not self._warned:
                 self._warned = True
@@ -124,6 +138,7 @@ class MarkFile:
                 "games": mark.games,
                 "finished": mark.finished,
                 "live": None if mark.live is None else mark.live.to_json(),
+                "last": mark.last,
                 "journal": str(self.journal),
             },
             separators=(",", ":"),
@@ -146,3 +161,9 @@ class MarkFile:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _datasync(fd: int) -> None:
+    """The mark's bytes on the disk (its length does not change: it is padded in place)."""
+    sync = getattr(os, "fdatasync", os.fsync)  # macOS has no fdatasync
+    sync(fd)

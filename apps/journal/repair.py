@@ -46,7 +46,12 @@ def hint(journal: Path) -> str:
 
 def compare_with_mark(store: Store) -> str | None:
     """A journal behind its mark went back in time: restore what it lacks. Returns the
-    line saying so (None when the mark agrees)."""
+    line saying so (None when the mark agrees).
+
+    Behind means fewer commits than the mark says, or as many but without the last action
+    the mark holds (a journal whose count was put right by a later write of another program
+    must still have it). A mark behind the journal is normal after a cut between a commit
+    and its mark, and no alarm."""
     mark = store.mark.read()
     if mark is None:
         store.mark.write()
@@ -57,7 +62,7 @@ def compare_with_mark(store: Store) -> str | None:
         log.info("the mark %s belongs to another journal; it is rewritten", store.mark.path)
         store.mark.write()
         return None
-    if store.commits >= mark.commits:
+    if store.commits > mark.commits or (store.commits == mark.commits and store.holds(mark.last)):
         store.mark.write()
         return None
     found = _went_back(store, mark)

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .backups import size_of
 from .errors import Corrupt, JournalError, JournalUnavailable, cause, is_corrupt
 from .files import SQLITE_MAGIC, companion, read_head, uri_path
 from .mark import Mark, MarkFile
@@ -25,6 +26,8 @@ from .schema import identify, prepare
 log = logging.getLogger(__package__)
 
 LOCK_TIMEOUT_S = 5.0
+CHECK_ALL_BYTES = 4 << 20
+"""Up to this size the whole file is checked at open (`quick_check`, a few ms)."""
 
 
 class Store:
@@ -58,9 +61,9 @@ class Store:
             db = self._connect(create=not exists)
             try:
                 self._identify(db)
-                result = db.execute("PRAGMA quick_check").fetchone()[0]
-                if result != "ok":
-                    raise Corrupt(f"SQLite's quick_check says: {result}")
+                self._check(db)
+                self.db = db
+                self.load_counts()  # reads the game in progress: a damaged page says so here
             except BaseException:
                 db.close()
                 raise
@@ -75,8 +78,20 @@ class Store:
                 f"cannot open journal {self.path}: "
                 f"{cause(exc, self.lock_timeout, self.path)}; nothing was changed"
             ) from None
-        self.db = db
-        self.load_counts()
+
+    def _check(self, db: sqlite3.Connection) -> None:
+        """SQLite's quick_check: of the whole file while it is small (a few ms); of a big
+        one only the small tables (games, meta, undone), since the whole file costs seconds
+        at thousands of games. Old games' actions are checked when the whole file is copied
+        (`backups.rotate_if_due`), and any read of a damaged page says so anyway."""
+        if size_of(db) <= CHECK_ALL_BYTES:
+            checks = ["PRAGMA quick_check"]
+        else:
+            checks = [f"PRAGMA quick_check({t})" for t in ("games", "meta", "undone")]
+        for check in checks:
+            result = db.execute(check).fetchone()[0]
+            if result != "ok":
+                raise Corrupt(f"SQLite's quick_check says: {result}")
 
     def start_new(self) -> None:
         """A new, empty journal at the path (the old file was set aside)."""
@@ -177,6 +192,18 @@ class Store:
             is not None
         )
 
+    def holds(self, action: tuple[int, int, int, str] | None) -> bool:
+        """Whether action (game id, number, seat, text) is in the journal (None: nothing to
+        hold)."""
+        if action is None:
+            return True
+        game_id, seq, player, text = action
+        row = self.db.execute(
+            "SELECT 1 FROM actions WHERE game_id=? AND seq=? AND player=? AND text=?",
+            (game_id, seq, player, text),
+        ).fetchone()
+        return row is not None
+
     def held(self) -> Mark:
         """What the mark is to say now."""
         return Mark(self.id, self.commits, self.games, self.finished, self.live)
@@ -194,11 +221,11 @@ class Store:
         count: bool = True,
         wait: float | None = None,
         then: Callable[[], None] | None = None,
-        mark_later: bool = False,
+        flush_mark: bool = False,
     ) -> Iterator[sqlite3.Connection]:
         """One transaction; every one counts a commit. Failures that can pass are
         `JournalUnavailable` (nothing written). After the commit `then` updates what is
-        kept in memory, and the mark follows (`mark_later`: at `mark.sync()`)."""
+        kept in memory, and the mark follows (`flush_mark`: synced to the disk too)."""
         if self.readonly:
             raise JournalError(f"journal {self.path} is open read-only")
         self.mark.sync()
@@ -224,13 +251,12 @@ class Store:
         if then is not None:
             then()
         if count:
-            self._counted(mark_later=mark_later)
+            self._counted(flush=flush_mark)
 
-    def _counted(self, *, mark_later: bool) -> None:
+    def _counted(self, *, flush: bool) -> None:
         self.commits += 1
         self.mark.due = True
-        if not mark_later:
-            self.mark.sync()
+        self.mark.sync(flush=flush)
 
     def _busy(self, seconds: float) -> None:
         """How long a write waits for another program's lock (SQLite's busy timeout)."""
@@ -294,7 +320,9 @@ class Store:
     def append(
         self, game_id: int, seq: int, player: int, text: str, *, wait: float | None = None
     ) -> None:
-        """Commit action number `seq` (1-based); its mark is left to `mark.sync()`."""
+        """Commit action number `seq` (1-based), then write and sync the mark, which holds
+        the action too: once this returns, a `-wal` that loses the commit is noticed at
+        open (the mark is ahead) and the action is put back from the mark."""
 
         def appended() -> None:
             live = self.live
@@ -302,7 +330,7 @@ class Store:
                 live.actions.append((player, text))
 
         try:
-            with self.tx(wait=wait, then=appended, mark_later=True) as db:
+            with self.tx(wait=wait, then=appended, flush_mark=True) as db:
                 db.execute(
                     "INSERT INTO actions (game_id, seq, player, text, at) VALUES (?,?,?,?,?)",
                     (game_id, seq, player, text, self.clock()),
