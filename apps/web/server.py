@@ -40,6 +40,7 @@ import logging
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -115,32 +116,83 @@ class Bucket:
             return 0.0
         return (1 - self.tokens) / self.rate
 
+    def full(self, now: float) -> bool:
+        """Whether it has refilled: forgetting it changes nothing for its client."""
+        return self.tokens < 0 or self.tokens + (now - self.at) * self.rate >= self.burst
+
 
 #: (requests a second, burst) per client address, by kind of request
 LIMITS = {"read": (20.0, 60.0), "write": (10.0, 30.0), "pair": (0.2, 8.0)}
 
 
+MAX_CLIENTS = 4096  # buckets kept; a LAN has far fewer phones
+
+
 class Limiter:
     """Requests per client address and kind (`LIMITS`), so one phone cannot flood the
-    table's queue or open pairing windows without end."""
+    table's queue or open pairing windows without end.
+
+    The buckets are kept least recently used first. Beyond `max_clients` only a full
+    bucket (idle long enough to have refilled) is forgotten: forgetting one that is not
+    full would hand its client a fresh burst, so many addresses could wipe a limited
+    one's. When every bucket is still draining, a new client is refused until some refill.
+    """
 
     def __init__(
         self,
         limits: dict[str, tuple[float, float]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_clients: int = MAX_CLIENTS,
     ) -> None:
         self.limits = limits or LIMITS
         self.clock = clock
-        self.buckets: dict[tuple[str, str], Bucket] = {}
+        self.max_clients = max_clients
+        self.buckets: OrderedDict[tuple[str, str], Bucket] = OrderedDict()
+        self._swept = -1.0  # when a sweep last found nothing to forget
 
     def check(self, client: str, kind: str) -> None:
-        if len(self.buckets) > 4096:  # a LAN has fewer phones; forget the idle ones
-            self.buckets.clear()
-        rate, burst = self.limits[kind]
-        bucket = self.buckets.setdefault((client, kind), Bucket(rate, burst))
-        wait = bucket.take(self.clock())
+        now = self.clock()
+        key = (client, kind)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.max_clients and not self._forget_full(now):
+                raise Refused(429, "too many clients at once; try again in a second", retry=1.0)
+            rate, burst = self.limits[kind]
+            bucket = self.buckets[key] = Bucket(rate, burst, at=now)
+        else:
+            self.buckets.move_to_end(key)
+        wait = bucket.take(now)
         if wait:
             raise Refused(429, f"too many requests; try again in {wait:.1f} s", retry=wait)
+
+    def _forget_full(self, now: float) -> bool:
+        """Forget the buckets that have refilled, oldest first; whether room was made.
+        A sweep that found none is not repeated for a second (each costs the whole
+        table)."""
+        if now - self._swept < 1.0:
+            return False
+        for key in list(self.buckets):
+            if self.buckets[key].full(now):
+                del self.buckets[key]
+        if len(self.buckets) >= self.max_clients:
+            self._swept = now
+            return False
+        return True
+
+
+def client_key(remote: str | None) -> str:
+    """Whom a limit counts: an IPv4 address, or an IPv6 address's /64 (one device on a
+    LAN can take any number of addresses in its network's /64, but not another /64)."""
+    try:
+        address = ipaddress.ip_address(remote or "")
+    except ValueError:
+        return remote or "?"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        if not address.is_loopback:
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def host_allowed(host: str) -> bool:
@@ -324,7 +376,7 @@ class PhonePage:
         try:
             if not host_allowed(request.host):
                 raise Refused(421, f"this appliance does not answer to {request.host!r}")
-            client = request.remote or "?"
+            client = client_key(request.remote)
             if request.method == "POST":
                 self.limiter.check(client, "pair" if request.path == "/api/pair" else "write")
                 self._csrf(request)

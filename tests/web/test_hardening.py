@@ -1,0 +1,118 @@
+"""The phone page under abuse from the LAN: the rate limiter cannot be wiped, a nested
+or malformed request is one clear refusal and at most a short line in the log, event
+streams are shared fairly and freed when their page goes.
+
+Each HTTP test runs the `served(run=True)` table: the real aiohttp server on loopback
+beside a table whose main loop runs in a thread, as `tavola run` runs it. Clients on
+other addresses bind their sockets to other loopback addresses (127.0.0.0/8).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+
+from apps.web.server import LIMITS, MAX_CLIENTS, Limiter, Refused
+
+from .conftest import Served
+
+
+def raw(port: int, data: bytes, *, source: str = "127.0.0.1", timeout: float = 5) -> bytes:
+    """Send `data` from `source` and read the answer until the server closes."""
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=timeout, source_address=(source, 0)
+    ) as conn:
+        conn.sendall(data)
+        chunks = []
+        while True:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def get(path: str) -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
+
+
+def status_of(answer: bytes) -> int:
+    return int(answer.split(b" ", 2)[1])
+
+
+def address(i: int) -> str:
+    """The i-th client address on loopback, never 127.0.0.1 (the test's own phone)."""
+    return f"127.{1 + i // 65000}.{(i % 65000) // 250}.{2 + i % 250}"
+
+
+# --- the rate limiter -----------------------------------------------------------------------
+def test_many_other_addresses_do_not_wipe_a_limited_ones_bucket() -> None:
+    now = [0.0]
+    limiter = Limiter({"pair": (0.01, 3.0), "read": (20.0, 60.0)}, clock=lambda: now[0])
+    for _ in range(3):
+        limiter.check("10.0.0.66", "pair")
+    with pytest.raises(Refused, match="too many requests"):
+        limiter.check("10.0.0.66", "pair")
+    refused = 0
+    for i in range(MAX_CLIENTS + 1000):  # about 5 s of one new address a millisecond
+        now[0] += 0.001
+        try:
+            limiter.check(address(i), "read")
+        except Refused:
+            refused += 1
+        assert len(limiter.buckets) <= MAX_CLIENTS
+    with pytest.raises(Refused, match="too many requests"):
+        limiter.check("10.0.0.66", "pair")  # still limited: no fresh burst
+    assert refused < 100  # the others' buckets refill in 50 ms and make room
+
+
+def test_when_no_bucket_has_refilled_a_new_client_waits_not_the_limited_one() -> None:
+    now = [0.0]
+    limiter = Limiter({"read": (0.001, 2.0)}, clock=lambda: now[0], max_clients=50)
+    for _ in range(2):
+        limiter.check("10.0.0.66", "read")
+    for i in range(49):
+        limiter.check(address(i), "read")  # each bucket now drains for 1000 s
+    with pytest.raises(Refused, match="too many clients"):
+        limiter.check("10.9.9.9", "read")
+    with pytest.raises(Refused, match="too many requests"):
+        limiter.check("10.0.0.66", "read")
+    now[0] += 2000  # every bucket has refilled: they are forgotten, the newcomer gets in
+    limiter.check("10.9.9.9", "read")
+    assert len(limiter.buckets) == 1
+
+
+def test_requests_from_thousands_of_addresses_leave_a_limited_address_limited(served) -> None:
+    """Before: beyond 4,096 buckets the limiter forgot them all, and a limited address
+    got a fresh burst. Over HTTP from 4,200 loopback addresses."""
+    limits = {**LIMITS, "pair": (0.01, 3.0)}
+    s: Served = served(run=True, limits=limits)
+    port = s.page.port
+    pair = (
+        b"POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Tavola: 1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+    )
+    answers = [status_of(raw(port, pair)) for _ in range(4)]
+    assert answers == [201, 409, 409, 429]  # one window at a time, then the limit
+    statuses: list[int] = []
+    lock = threading.Lock()
+
+    def flood(part: int) -> None:
+        for i in range(part, 4200, 4):
+            answer = status_of(raw(port, get("/api/none"), source=address(i)))
+            with lock:
+                statuses.append(answer)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=flood, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    print(f"4,200 addresses in {time.monotonic() - started:.1f} s")
+    assert len(statuses) == 4200 and set(statuses) <= {404, 429}
+    assert len(s.page.limiter.buckets) <= MAX_CLIENTS
+    assert status_of(raw(port, pair)) == 429  # not a fresh burst
