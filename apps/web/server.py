@@ -71,6 +71,8 @@ CSRF_HEADER = "X-Tavola"
 MAX_BODY = 8 * 1024  # bytes of a request body
 KEEPALIVE_S = 25.0  # an idle event stream gets a comment this often (proxies, dead peers)
 REPLY_S = 10.0  # how long a command waits for the table's answer
+BODY_S = 10.0  # how long a request body may take to arrive
+MAX_DEPTH = 32  # levels of nesting a JSON body may have (the API's need two)
 MAX_STREAMS = 64  # event streams at once (every phone at a busy table, twice over)
 STATIC = {
     "index.html": "text/html; charset=utf-8",
@@ -195,6 +197,64 @@ def client_key(remote: str | None) -> str:
     return str(address)
 
 
+def too_deep(raw: bytes, limit: int) -> bool:
+    """Whether JSON text nests arrays and objects deeper than `limit`, found before
+    parsing it: Python's parser recurses once a level, and thousands of `[` end in a
+    RecursionError. Brackets inside strings do not count."""
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return False
+
+
+class HttpLog(logging.Logger):
+    """aiohttp's server log, for requests it cannot even parse: one short line each
+    (whence, and what was wrong; no traceback), a warning, at most `burst` lines and then one every
+    `every` seconds, the next saying how many were left out. A client sending garbage
+    must not be able to fill the journal."""
+
+    def __init__(self, parent: logging.Logger, *, burst: float = 5, every: float = 10) -> None:
+        super().__init__(f"{parent.name}.http")
+        self.parent = parent
+        self.bucket = Bucket(1 / every, burst)
+        self.left_out = 0
+
+    def handle(self, record: logging.LogRecord) -> None:
+        what = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            words = " ".join(str(exc).split())
+            what = f"{what}: {type(exc).__name__}{': ' if words else ''}{words}"
+        if len(what) > 200:
+            what = what[:199] + "…"
+        if self.bucket.take(time.monotonic()):
+            self.left_out += 1
+            return
+        if self.left_out:
+            what += f" ({self.left_out} more like it not logged)"
+            self.left_out = 0
+        record.msg, record.args = what, None
+        if record.levelno > logging.WARNING:  # the client's fault, not the appliance's
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = record.stack_info = None
+        super().handle(record)
+
+
 def host_allowed(host: str) -> bool:
     """Whether a Host header names this appliance the way a LAN does: an IP address,
     localhost, a .local name (mDNS) or the machine's own name. Anything else is a
@@ -307,6 +367,7 @@ class PhonePage:
                 self.app(),
                 handle_signals=False,
                 access_log=None,
+                logger=HttpLog(log),
                 **(timeout if where == "runner" else {}),
             )
             loop.run_until_complete(self._runner.setup())
@@ -424,10 +485,15 @@ class PhonePage:
     async def _json(self, request: web.Request) -> dict[str, Any]:
         if request.content_type != "application/json":
             raise Refused(415, "send JSON (Content-Type: application/json)")
-        raw = await request.read()
+        try:
+            raw = await asyncio.wait_for(request.read(), BODY_S)
+        except TimeoutError:
+            raise Refused(408, f"the body did not arrive within {BODY_S:g} s") from None
+        if too_deep(raw, MAX_DEPTH):
+            raise Refused(400, f"the body is JSON nested deeper than {MAX_DEPTH} levels")
         try:
             body = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             raise Refused(400, f"the body is not JSON: {exc}") from None
         if not isinstance(body, dict):
             raise Refused(400, "the body must be a JSON object")

@@ -9,14 +9,17 @@ other addresses bind their sockets to other loopback addresses (127.0.0.0/8).
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from apps.web.server import LIMITS, MAX_CLIENTS, Limiter, Refused
 
+from .appliance import appliance, pair
 from .conftest import Served
 
 
@@ -116,3 +119,42 @@ def test_requests_from_thousands_of_addresses_leave_a_limited_address_limited(se
     assert len(statuses) == 4200 and set(statuses) <= {404, 429}
     assert len(s.page.limiter.buckets) <= MAX_CLIENTS
     assert status_of(raw(port, pair)) == 429  # not a fresh burst
+
+
+# --- nested and malformed requests ------------------------------------------------------------
+POSTS = ("/api/pair", "/api/unpair", "/api/command", "/api/settings", "/api/components")
+MALFORMED = (
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon in this header\r\n\r\n",
+    b"GET / HTTP/9.x\r\nHost: 127.0.0.1\r\n\r\n",
+    b"GET /\x00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    b"POST /api/pair HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n",
+)
+
+
+def test_nested_json_is_refused_on_every_post_route_and_garbage_is_logged_briefly(
+    tmp_path: Path,
+) -> None:
+    """A real `tavola run` (its own log file): before, JSON nested 4,000 deep made every
+    POST route answer 500 and log a traceback, and each malformed request logged
+    aiohttp's traceback, without limit."""
+    with appliance(tmp_path) as running:
+        phone = pair(running, "1")  # the routes that need a paired phone reach the body
+        for body in (b"[" * 4000, b'{"a": ' + b"[" * 40 + b"]" * 40 + b"}"):
+            for path in POSTS:
+                status, _, answer = phone.request("POST", path, raw=body, headers={"X-Tavola": "1"})
+                assert status == 400, (path, answer)
+                assert json.loads(answer) == {
+                    "error": "the body is JSON nested deeper than 32 levels"
+                }
+        port = int(running.base.rsplit(":", 1)[1])
+        started = time.monotonic()
+        for i in range(1000):
+            assert status_of(raw(port, MALFORMED[i % len(MALFORMED)])) == 400
+        print(f"1,000 malformed requests in {time.monotonic() - started:.1f} s")
+        assert phone.state()["you"]["seat"] == "1"  # the page goes on
+        log = running.log.read_text(errors="replace")
+    assert "Traceback" not in log
+    lines = [line for line in log.splitlines() if "Error handling request" in line]
+    print("\n".join(lines))
+    assert 1 <= len(lines) <= 10
+    assert all(len(line) < 400 for line in lines)
