@@ -27,7 +27,9 @@ Security: watching needs no login; anything that changes the game or shows a sec
 needs a paired phone (pairing.py). State-changing requests are POST with a JSON body,
 a custom header (`X-Tavola: 1`) and, when the browser sends one, an Origin that is this
 host; the Host header must be an address or a .local name (no DNS rebinding). Bodies
-are limited to 8 KiB, each client to a request rate; every refusal is one JSON error.
+are limited to 8 KiB and 32 levels of nesting, each client to a request rate, its open
+connections and event streams to a share, and a connection must send its request in
+time (connections.py); every refusal is one JSON error.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from ..record import exported, game_log, replay, seat_namer
 from . import components, control
 from .components import NextGame
 from .config import WebConfig
+from .connections import Connections, Guarded, budget, client_key, raise_open_files
 from .pairing import PairingBusy, PairingOpened, Pairings
 from .snapshot import Published, Snapshots
 
@@ -182,21 +185,6 @@ class Limiter:
         return True
 
 
-def client_key(remote: str | None) -> str:
-    """Whom a limit counts: an IPv4 address, or an IPv6 address's /64 (one device on a
-    LAN can take any number of addresses in its network's /64, but not another /64)."""
-    try:
-        address = ipaddress.ip_address(remote or "")
-    except ValueError:
-        return remote or "?"
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        if not address.is_loopback:
-            return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
 def too_deep(raw: bytes, limit: int) -> bool:
     """Whether JSON text nests arrays and objects deeper than `limit`, found before
     parsing it: Python's parser recurses once a level, and thousands of `[` end in a
@@ -302,6 +290,8 @@ class PhonePage:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
+        self.connections = Connections()
         self._closing = False
         self.streams = 0
         self.port = config.port
@@ -340,7 +330,10 @@ class PhonePage:
 
     # --- the thread ------------------------------------------------------------------------
     def start(self) -> None:
-        """Serve in a thread of its own; raises OSError when the address cannot be had."""
+        """Serve in a thread of its own; raises OSError when the address cannot be had.
+        The process's descriptor limit is raised first, and the page's connections kept
+        to a share of it that leaves the table its own (connections.py)."""
+        self.connections.total = budget(raise_open_files(), self.connections.total)
         self._thread = threading.Thread(target=self._serve, name="tavola-web", daemon=True)
         self._thread.start()
         self._ready.wait()
@@ -360,35 +353,37 @@ class PhonePage:
         self._changed = asyncio.Event()
         try:
             # aiohttp 3.9 moved the shutdown timeout from the site to the runner (Debian
-            # bookworm ships 3.8): open streams are cut after a second at stop
-            where = "runner" if _AIOHTTP >= (3, 9) else "site"
-            timeout: dict[str, Any] = {"shutdown_timeout": 1.0}
-            self._runner = web.AppRunner(
+            # bookworm ships 3.8); the server's own shutdown below is given it either way
+            timeout: dict[str, Any] = {"shutdown_timeout": 1.0} if _AIOHTTP >= (3, 9) else {}
+            runner = self._runner = web.AppRunner(
                 self.app(),
                 handle_signals=False,
                 access_log=None,
                 logger=HttpLog(log),
-                **(timeout if where == "runner" else {}),
+                **timeout,
             )
-            loop.run_until_complete(self._runner.setup())
+            loop.run_until_complete(runner.setup())
+            handlers = runner.server
+            assert handlers is not None
             # "::" means every address: host None binds IPv4 and IPv6 both (asyncio makes an
-            # IPv6 socket IPv6-only, so "::" itself would refuse every IPv4 phone)
+            # IPv6 socket IPv6-only, so "::" itself would refuse every IPv4 phone). Every
+            # connection is counted before aiohttp sees it (connections.py).
             every = ipaddress.ip_address(self.config.address).is_unspecified
-            site = web.TCPSite(
-                self._runner,
-                None if every and ":" in self.config.address else self.config.address,
-                self.port,
-                reuse_address=True,
-                **(timeout if where == "site" else {}),
+            server = self._listener = loop.run_until_complete(
+                loop.create_server(
+                    lambda: Guarded(handlers(), self.connections),
+                    None if every and ":" in self.config.address else self.config.address,
+                    self.port,
+                    reuse_address=True,
+                    backlog=128,
+                )
             )
-            loop.run_until_complete(site.start())
-            server = getattr(site, "_server", None)
-            if server is not None and not server.sockets:
+            if not server.sockets:
                 # asyncio starts with no socket at all when every family is refused
                 # (a unit's RestrictAddressFamilies=): say so rather than serve nothing
                 raise OSError(f"no socket could be opened on {self.config.address}")
-            if server is not None:
-                self.port = server.sockets[0].getsockname()[1]
+            self.port = server.sockets[0].getsockname()[1]
+            sweeper = loop.create_task(self._sweep())
         except BaseException as exc:
             self._error = exc
             self._ready.set()
@@ -398,8 +393,19 @@ class PhonePage:
         try:
             loop.run_forever()
         finally:
-            loop.run_until_complete(self._runner.cleanup())
+            sweeper.cancel()
+            server.close()
+            loop.run_until_complete(handlers.shutdown(1.0))
+            for conn in list(self.connections.open.values()):
+                conn.transport.abort()  # type: ignore[attr-defined]
+            loop.run_until_complete(runner.cleanup())
             loop.close()
+
+    async def _sweep(self) -> None:
+        """Once a second: close the connections that sent no request in time."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.connections.sweep()
 
     def stop(self) -> None:
         loop, thread = self.loop, self._thread
@@ -433,7 +439,17 @@ class PhonePage:
     async def _guard(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        """Every request: the host, the rate, CSRF for writes; every error as one JSON line."""
+        """Every request: the host, the rate, CSRF for writes; every error as one JSON line.
+        While it is answered, its connection is not idle (connections.py)."""
+        self.connections.begin(request.transport)
+        try:
+            return await self._guarded(request, handler)
+        finally:
+            self.connections.end(request.transport)
+
+    async def _guarded(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         try:
             if not host_allowed(request.host):
                 raise Refused(421, f"this appliance does not answer to {request.host!r}")

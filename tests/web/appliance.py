@@ -16,6 +16,7 @@ import http.client
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -23,6 +24,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -104,9 +106,12 @@ def appliance(
     seed: int = 3,
     phone: int = 0,
     component_check: bool = False,
+    open_files: int | None = None,
 ) -> Iterator[Running]:
     """`tavola run` on a mocked table with `[web]` on loopback and an emulated board (the
-    last `phone` seats without buttons; `component_check`: offered before the game)."""
+    last `phone` seats without buttons; `component_check`: offered before the game;
+    `open_files`: the process's descriptor limit, soft and hard, as a unit's
+    `LimitNOFILE=` sets it)."""
     link = tmp / "tavola-mcu"
     mcu = McuEmulator(link)
     port = free_port()
@@ -130,6 +135,7 @@ def appliance(
             stderr=subprocess.STDOUT,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=None if open_files is None else partial(_limit_files, open_files),
         )
     running = Running(proc, mcu, f"http://127.0.0.1:{port}", log)
     try:
@@ -148,6 +154,10 @@ def appliance(
                 proc.kill()
                 proc.wait()
         mcu.close()
+
+
+def _limit_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
 
 
 def pair(running: Running, seat: str, phone: Phone | None = None) -> Phone:

@@ -158,3 +158,49 @@ def test_nested_json_is_refused_on_every_post_route_and_garbage_is_logged_briefl
     print("\n".join(lines))
     assert 1 <= len(lines) <= 10
     assert all(len(line) < 400 for line in lines)
+
+
+# --- connections ------------------------------------------------------------------------------
+def test_a_connection_that_never_finishes_its_headers_is_closed(served) -> None:
+    s: Served = served(run=True)
+    s.page.connections.idle_s = 1.0  # 10 s on the appliance
+    with socket.create_connection(("127.0.0.1", s.page.port), timeout=5) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        started = time.monotonic()
+        for _ in range(50):  # a byte every 0.1 s: activity, but never a whole request
+            try:
+                conn.sendall(b"a")
+            except OSError:
+                break
+            conn.settimeout(0.1)
+            try:
+                if conn.recv(1024) == b"":
+                    break
+            except TimeoutError:
+                pass
+        closed = time.monotonic() - started
+    assert closed < 3.0, f"still open after {closed:.1f} s"
+
+
+def test_one_address_holds_at_most_its_share_of_connections(served) -> None:
+    """The 17th connection from one address closes its oldest idle one; another address
+    is served all along."""
+    from apps.web.connections import PER_CLIENT
+
+    s: Served = served(run=True)
+    port = s.page.port
+    held = [
+        socket.create_connection(("127.0.0.1", port), source_address=("127.0.5.5", 0))
+        for _ in range(PER_CLIENT + 4)
+    ]
+    try:
+        deadline = time.monotonic() + 5
+        while len(s.page.connections.by_client.get("127.0.5.5", {})) != PER_CLIENT:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        held[0].settimeout(2)
+        assert held[0].recv(1024) == b""  # the oldest was closed to make room
+        assert status_of(raw(port, get("/api/state"))) == 200  # 127.0.0.1 is served
+    finally:
+        for conn in held:
+            conn.close()
