@@ -77,6 +77,8 @@ REPLY_S = 10.0  # how long a command waits for the table's answer
 BODY_S = 10.0  # how long a request body may take to arrive
 MAX_DEPTH = 32  # levels of nesting a JSON body may have (the API's need two)
 MAX_STREAMS = 64  # event streams at once (every phone at a busy table, twice over)
+STREAMS_PER_CLIENT = 4  # event streams from one client (a phone with a few tabs open)
+WRITE_S = 20.0  # how long an event waits for a client that does not read
 STATIC = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
@@ -294,6 +296,7 @@ class PhonePage:
         self.connections = Connections()
         self._closing = False
         self.streams = 0
+        self.streams_of: dict[str, int] = {}  # event streams by client (client_key)
         self.port = config.port
 
     # --- the table's side ------------------------------------------------------------------
@@ -568,13 +571,24 @@ class PhonePage:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the whole table at every change, `id` its version; a
-        reconnecting page sends Last-Event-ID and gets only what is newer."""
+        reconnecting page sends Last-Event-ID and gets only what is newer.
+
+        At most `STREAMS_PER_CLIENT` from one client and `MAX_STREAMS` in all; a stream's
+        slot is freed as soon as its connection closes (the wait watches it), and a
+        client that stops reading is dropped once a write has waited `WRITE_S`."""
+        client = client_key(request.remote)
         if self.streams >= MAX_STREAMS:
-            raise Refused(503, f"too many pages open ({MAX_STREAMS}); close one")
+            raise Refused(503, f"too many pages open ({MAX_STREAMS}); close one", retry=2)
+        if self.streams_of.get(client, 0) >= STREAMS_PER_CLIENT:
+            raise Refused(
+                503, f"too many pages open on this device ({STREAMS_PER_CLIENT}); close one"
+            )
         try:
             sent = int(request.headers.get("Last-Event-ID") or request.query.get("v") or -1)
         except ValueError:
             raise Refused(400, "Last-Event-ID must be a version number") from None
+        conn = self.connections.of(request.transport)
+        gone: asyncio.Future[None] = conn.gone if conn is not None else asyncio.Future()
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -585,28 +599,48 @@ class PhonePage:
         )
         await response.prepare(request)
         self.streams += 1
+        self.streams_of[client] = self.streams_of.get(client, 0) + 1
         seen: tuple[int, str | None] = (sent, None)
         try:
-            await response.write(b"retry: 2000\n\n")
-            while not self._closing:
+            await self._write(request, response, "retry: 2000\n\n")
+            while not self._closing and not gone.done():
                 changed = self._changed
                 latest = self.snapshots.latest
                 seat = self._seat(request)
                 if (latest.version, seat) != seen and latest.version > 0:
                     data = self._view(request, latest)
-                    await response.write(f"id: {latest.version}\ndata: {data}\n\n".encode())
+                    await self._write(request, response, f"id: {latest.version}\ndata: {data}\n\n")
                     seen = (latest.version, seat)
                     continue
                 assert changed is not None
+                waiting = asyncio.ensure_future(changed.wait())
                 try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
+                    done, _ = await asyncio.wait(
+                        (waiting, gone), timeout=KEEPALIVE_S, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:
+                    waiting.cancel()
+                if not done:
+                    await self._write(request, response, ": still here\n\n")
+        except (ConnectionResetError, asyncio.CancelledError, TimeoutError):
             pass
         finally:
             self.streams -= 1
+            left = self.streams_of.pop(client, 1) - 1
+            if left:
+                self.streams_of[client] = left
         return response
+
+    @staticmethod
+    async def _write(request: web.Request, response: web.StreamResponse, data: str) -> None:
+        """One write of an event stream; a reader that takes none of it for `WRITE_S` is
+        cut off (TimeoutError), so it cannot hold its slot by not reading."""
+        try:
+            await asyncio.wait_for(response.write(data.encode()), WRITE_S)
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()  # type: ignore[attr-defined]
+            raise
 
     # --- pairing ---------------------------------------------------------------------------
     async def pair(self, request: web.Request) -> web.Response:

@@ -204,3 +204,52 @@ def test_one_address_holds_at_most_its_share_of_connections(served) -> None:
     finally:
         for conn in held:
             conn.close()
+
+
+# --- event streams ----------------------------------------------------------------------------
+def open_stream(port: int, source: str = "127.0.0.1") -> tuple[socket.socket, int]:
+    """An event stream's socket and its status."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+    conn.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = b""
+    while b"\r\n" not in head:
+        chunk = conn.recv(1024)
+        if not chunk:
+            break
+        head += chunk
+    return conn, status_of(head)
+
+
+def test_one_address_holds_at_most_four_event_streams(served) -> None:
+    """Before: one client could hold all 64."""
+    s: Served = served(run=True)
+    streams = [open_stream(s.page.port) for _ in range(5)]
+    try:
+        assert [status for _, status in streams] == [200, 200, 200, 200, 503]
+        streams.append(open_stream(s.page.port, "127.0.6.6"))
+        assert streams[-1][1] == 200  # another address has its own four
+    finally:
+        for conn, _ in streams:
+            conn.close()
+
+
+def test_a_closed_stream_frees_its_slot_at_once(served) -> None:
+    """Before: a closed stream kept its slot until the keep-alive write failed (25 s)."""
+    from apps.web.server import MAX_STREAMS
+
+    s: Served = served(run=True)
+    port = s.page.port
+    streams = [open_stream(port, f"127.0.7.{2 + i // 4}") for i in range(MAX_STREAMS)]
+    assert all(status == 200 for _, status in streams)
+    assert open_stream(port, "127.0.8.8")[1] == 503  # every slot taken
+    for conn, _ in streams:
+        conn.close()
+    started = time.monotonic()
+    while s.page.streams and time.monotonic() - started < 5:
+        time.sleep(0.01)
+    freed = time.monotonic() - started
+    print(f"{MAX_STREAMS} closed streams freed in {freed * 1000:.0f} ms")
+    assert s.page.streams == 0 and freed < 1.0
+    conn, status = open_stream(port, "127.0.8.8")
+    conn.close()
+    assert status == 200
