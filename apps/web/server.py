@@ -11,7 +11,8 @@ Routes (docs/phone.md):
     GET  /                      the page (index.html, app.js, style.css: no CDN)
     GET  /api/state             the table now: public, plus the paired seat's secrets
     GET  /api/events            the same, pushed by server-sent events on every change
-    POST /api/pair              ask to pair this phone (a code; a hold at the table confirms);
+    POST /api/pair              ask to pair this phone (a code; a hold at the seat, then a
+                                confirmation of that code there, pairs it);
                                 {"seat": "3"} asks to play seat 3, a seat without buttons
     POST /api/unpair            forget this phone's pairing
     POST /api/command           a paired seat's press: {"command": ..., "index": ...}
@@ -315,6 +316,7 @@ class PhonePage:
                 "open": self.pairings.window_left() > 0,
                 "changes": self.pairings.changes,
                 "seat": self.pairings.window_seat(),
+                "asking": self.pairings.asking(),
             },
             "paired_seats": self.pairings.paired_seats(),
             "phone_seats": sorted(self.pairings.phone_seats),
@@ -343,8 +345,8 @@ class PhonePage:
         if self._error is not None:
             raise self._error
         log.info(
-            "Phone page at http://%s:%d/ (pair a phone: when the table asks, hold select at "
-            "its seat, or menu for a seat without buttons)",
+            "Phone page at http://%s:%d/ (pair a phone: when the table says its code, hold "
+            "select at its seat, or menu for a seat without buttons, then confirm)",
             self.config.url_host,
             self.port,
         )
@@ -525,7 +527,9 @@ class PhonePage:
         seat = self._seat(request)
         if seat is None:
             if self.pairings.phone(request.cookies.get(COOKIE)) is not None:
-                raise Refused(403, "this phone is not paired yet: hold select at your seat")
+                raise Refused(
+                    403, "this phone is not paired yet: hold select at your seat, then confirm"
+                )
             raise Refused(403, "pair this phone with a seat first (Pair, on the page)")
         return seat
 
@@ -555,6 +559,7 @@ class PhonePage:
             "seat": seat,
             "paired": seat is not None,
             "asked": phone is not None and seat is None,
+            "waiting": self.pairings.waiting(token),
             "code": phone.code if phone is not None else None,
         }
         return f'{{"public":{latest.public},"private":{private},"you":{json.dumps(you)}}}'
@@ -657,24 +662,23 @@ class PhonePage:
                 "its own select",
             )
         try:
-            phone = self.pairings.request(seat)
+            phone, opened = self.pairings.request(seat, request.cookies.get(COOKIE))
         except PairingBusy as exc:
             raise Refused(409, str(exc), retry=exc.seconds) from None
-        self.table.events.put(PairingOpened(phone.code, seat))
-        left = self.pairings.window_left()
+        if opened:  # asking again is answered, but neither said again nor extended
+            self.table.events.put(PairingOpened(phone.code, seat))
+        left = round(self.pairings.window_left())
         how = (
-            "Hold select at your seat"
+            f"Within {left} s, hold select at your seat; when the table asks to pair phone "
+            f"{phone.code} with your seat, tap select to confirm (at a one-button seat, "
+            "hold its button)."
             if seat is None
-            else f"To play seat {seat}, ask someone at the table to hold menu (or select at "
-            "any seat with buttons)"
+            else f"To play seat {seat}, ask someone at the table to hold menu within {left} s "
+            f"(or select at any seat with buttons); when the table asks to pair phone "
+            f"{phone.code} with seat {seat}, a tap of menu (of select) confirms."
         )
         response = web.json_response(
-            {
-                "code": phone.code,
-                "seconds": round(left),
-                "say": f"Your code is {phone.code}. {how} within {round(left)} s to pair "
-                "this phone.",
-            },
+            {"code": phone.code, "seconds": left, "say": f"Your code is {phone.code}. {how}"},
             status=201,
         )
         response.set_cookie(

@@ -156,17 +156,27 @@ def appliance(
         mcu.close()
 
 
+def confirm(running: Running, seat: str, at: str | None = None) -> None:
+    """At `at` (the seat itself by default; "table" for a phone seat): the hold that
+    makes the table ask, then the tap that answers yes."""
+    at = at or seat
+    button = "menu" if at == "table" else "select"
+    running.press(at, button, hold=True)
+    running.wait(lambda v: v["public"]["pairing"]["asking"] == seat)
+    running.press(at, button)
+
+
 def _limit_files(count: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
 
 
 def pair(running: Running, seat: str, phone: Phone | None = None) -> Phone:
-    """Pair an HTTP phone with `seat`: it asks, the seat holds select."""
+    """Pair an HTTP phone with `seat`: it asks, the seat holds select, then confirms."""
     phone = phone or running.phone()
     status, answer = phone.post("/api/pair")
     assert status == 201, answer
     running.wait(lambda v: v["public"]["pairing"]["open"])
-    running.press(seat, hold=True)
+    confirm(running, seat)
     running.wait(lambda v: v["you"]["paired"], phone)
     return phone
 
