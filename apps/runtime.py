@@ -7,7 +7,7 @@ buttons, strip, pipeline); the app's settings live in `[app]`:
     game = "strozzi"        # skip the game menu (optional)
     chance = "app"          # app | pick | scanner: who supplies draws
     journal = "/var/lib/tavola/tavola.db"   # default: the XDG data directory
-    seed = 7                # fix the app's draws (optional; default: from the clock)
+    seed = 7                # fix the app's draws (optional; default: random each game)
 
     [app.layouts]
     strozzi = "/etc/tavola/strozzi-layout.toml"  # default: the layout shipped with the view

@@ -8,7 +8,7 @@ component data holds guesses it offers the component check (`check.ComponentChec
 
 from __future__ import annotations
 
-import time
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -243,7 +243,10 @@ class Lobby:
         first = order.index(people[0] if people else joined[0])
         players = order[first:] + order[:first]
         colours = [colour_of[s] for s in players]
-        seed = self.seed if self.seed is not None else int(time.time()) & 0x7FFFFFFF
+        # a random seed, not the clock's: the start time is shown (the history, the
+        # table's own log), and from it and the draws seen a player could find the seed
+        # and foresee the hidden cards
+        seed = self.seed if self.seed is not None else secrets.randbits(31)
         # [app.options] may name options of several games: each game gets its own
         declared = {o.name for o in game.options}
         options = {k: v for k, v in self.options.items() if k in declared}
