@@ -234,15 +234,8 @@ class Pairings:
             return True
         if self._answer(ev):
             return True
-        if ev.seat == "table":
-            if ev.button not in ("menu", "undo"):
-                return False
-        else:
-            seat = app.seats.get(ev.seat)
-            if seat is None or seat.phone:
-                return False
-            if ev.button != ("button" if seat.one_button else "select"):
-                return False
+        if not self._gesture_button(app, ev):
+            return False
         if ev.kind == "press":
             if self._gesture_open(app.status().paused, ev.seat, ev.button):
                 self._held[key] = ev
@@ -261,19 +254,25 @@ class Pairings:
             return False
         return False
 
+    @staticmethod
+    def _gesture_button(app: Any, ev: InputEvent) -> bool:
+        """Whether `ev` is of a button whose hold asks or unpairs: select at a seat (a
+        one-button seat's button), menu or undo at the table."""
+        if ev.seat == "table":
+            return ev.button in ("menu", "undo")
+        seat = app.seats.get(ev.seat)
+        if seat is None or seat.phone:
+            return False
+        return bool(ev.button == ("button" if seat.one_button else "select"))
+
     def _answer(self, ev: InputEvent) -> bool:
         """Whether `ev` is taken as (part of) the answer to the question at its seat: a
         tap of select (of menu at the table), or a hold at a one-button seat, confirms;
         any other press there refuses."""
         key = (ev.seat, ev.button)
-        with self._lock:
-            q = self._question
-            if q is not None and q.closes <= self.clock():
-                self._question = self._window = None  # unanswered: nothing paired
-                self._answering.clear()
-                q = None
-            if q is None or ev.seat != q.at:
-                return False
+        q = self._question_at(ev.seat)
+        if q is None:
+            return False
         if ev.kind == "press":
             self._answering.add(key)
             return True
@@ -289,6 +288,17 @@ class Pairings:
             yes = not hold and ev.button == ("menu" if q.at == "table" else "select")
         self._decide(q, yes)
         return True
+
+    def _question_at(self, seat: str) -> Question | None:
+        """The question the table asks at `seat` now; one left unanswered too long is
+        dropped (nothing paired, the window spent)."""
+        with self._lock:
+            q = self._question
+            if q is not None and q.closes <= self.clock():
+                self._question = self._window = None
+                self._answering.clear()
+                return None
+            return q if q is not None and q.at == seat else None
 
     def _decide(self, q: Question, yes: bool) -> None:
         with self._lock:
