@@ -11,7 +11,8 @@ Routes (docs/phone.md):
     GET  /                      the page (index.html, app.js, style.css: no CDN)
     GET  /api/state             the table now: public, plus the paired seat's secrets
     GET  /api/events            the same, pushed by server-sent events on every change
-    POST /api/pair              ask to pair this phone (a code; a hold at the table confirms);
+    POST /api/pair              ask to pair this phone (a code; a hold at the seat, then a
+                                confirmation of that code there, pairs it);
                                 {"seat": "3"} asks to play seat 3, a seat without buttons
     POST /api/unpair            forget this phone's pairing
     POST /api/command           a paired seat's press: {"command": ..., "index": ...}
@@ -27,7 +28,9 @@ Security: watching needs no login; anything that changes the game or shows a sec
 needs a paired phone (pairing.py). State-changing requests are POST with a JSON body,
 a custom header (`X-Tavola: 1`) and, when the browser sends one, an Origin that is this
 host; the Host header must be an address or a .local name (no DNS rebinding). Bodies
-are limited to 8 KiB, each client to a request rate; every refusal is one JSON error.
+are limited to 8 KiB and 32 levels of nesting, each client to a request rate, its open
+connections and event streams to a share, and a connection must send its request in
+time (connections.py); every refusal is one JSON error.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import logging
 import socket
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -56,6 +60,7 @@ from ..record import exported, game_log, replay, seat_namer
 from . import components, control
 from .components import NextGame
 from .config import WebConfig
+from .connections import Connections, Guarded, budget, client_key, raise_open_files
 from .pairing import PairingBusy, PairingOpened, Pairings
 from .snapshot import Published, Snapshots
 
@@ -70,7 +75,11 @@ CSRF_HEADER = "X-Tavola"
 MAX_BODY = 8 * 1024  # bytes of a request body
 KEEPALIVE_S = 25.0  # an idle event stream gets a comment this often (proxies, dead peers)
 REPLY_S = 10.0  # how long a command waits for the table's answer
+BODY_S = 10.0  # how long a request body may take to arrive
+MAX_DEPTH = 32  # levels of nesting a JSON body may have (the API's need two)
 MAX_STREAMS = 64  # event streams at once (every phone at a busy table, twice over)
+STREAMS_PER_CLIENT = 4  # event streams from one client (a phone with a few tabs open)
+WRITE_S = 20.0  # how long an event waits for a client that does not read
 STATIC = {
     "index.html": "text/html; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
@@ -115,32 +124,126 @@ class Bucket:
             return 0.0
         return (1 - self.tokens) / self.rate
 
+    def full(self, now: float) -> bool:
+        """Whether it has refilled: forgetting it changes nothing for its client."""
+        return self.tokens < 0 or self.tokens + (now - self.at) * self.rate >= self.burst
+
 
 #: (requests a second, burst) per client address, by kind of request
 LIMITS = {"read": (20.0, 60.0), "write": (10.0, 30.0), "pair": (0.2, 8.0)}
 
 
+MAX_CLIENTS = 4096  # buckets kept; a LAN has far fewer phones
+
+
 class Limiter:
     """Requests per client address and kind (`LIMITS`), so one phone cannot flood the
-    table's queue or open pairing windows without end."""
+    table's queue or open pairing windows without end.
+
+    The buckets are kept least recently used first. Beyond `max_clients` only a full
+    bucket (idle long enough to have refilled) is forgotten: forgetting one that is not
+    full would hand its client a fresh burst, so many addresses could wipe a limited
+    one's. When every bucket is still draining, a new client is refused until some refill.
+    """
 
     def __init__(
         self,
         limits: dict[str, tuple[float, float]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        max_clients: int = MAX_CLIENTS,
     ) -> None:
         self.limits = limits or LIMITS
         self.clock = clock
-        self.buckets: dict[tuple[str, str], Bucket] = {}
+        self.max_clients = max_clients
+        self.buckets: OrderedDict[tuple[str, str], Bucket] = OrderedDict()
+        self._swept = -1.0  # when a sweep last found nothing to forget
 
     def check(self, client: str, kind: str) -> None:
-        if len(self.buckets) > 4096:  # a LAN has fewer phones; forget the idle ones
-            self.buckets.clear()
-        rate, burst = self.limits[kind]
-        bucket = self.buckets.setdefault((client, kind), Bucket(rate, burst))
-        wait = bucket.take(self.clock())
+        now = self.clock()
+        key = (client, kind)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.max_clients and not self._forget_full(now):
+                raise Refused(429, "too many clients at once; try again in a second", retry=1.0)
+            rate, burst = self.limits[kind]
+            bucket = self.buckets[key] = Bucket(rate, burst, at=now)
+        else:
+            self.buckets.move_to_end(key)
+        wait = bucket.take(now)
         if wait:
             raise Refused(429, f"too many requests; try again in {wait:.1f} s", retry=wait)
+
+    def _forget_full(self, now: float) -> bool:
+        """Forget the buckets that have refilled, oldest first; whether room was made.
+        A sweep that found none is not repeated for a second (each costs the whole
+        table)."""
+        if now - self._swept < 1.0:
+            return False
+        for key in list(self.buckets):
+            if self.buckets[key].full(now):
+                del self.buckets[key]
+        if len(self.buckets) >= self.max_clients:
+            self._swept = now
+            return False
+        return True
+
+
+def too_deep(raw: bytes, limit: int) -> bool:
+    """Whether JSON text nests arrays and objects deeper than `limit`, found before
+    parsing it: Python's parser recurses once a level, and thousands of `[` end in a
+    RecursionError. Brackets inside strings do not count."""
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return False
+
+
+class HttpLog(logging.Logger):
+    """aiohttp's server log, for requests it cannot even parse: one short line each
+    (whence, and what was wrong; no traceback), a warning, at most `burst` lines and then one every
+    `every` seconds, the next saying how many were left out. A client sending garbage
+    must not be able to fill the journal."""
+
+    def __init__(self, parent: logging.Logger, *, burst: float = 5, every: float = 10) -> None:
+        super().__init__(f"{parent.name}.http")
+        self.parent = parent
+        self.bucket = Bucket(1 / every, burst)
+        self.left_out = 0
+
+    def handle(self, record: logging.LogRecord) -> None:
+        what = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            words = " ".join(str(exc).split())
+            what = f"{what}: {type(exc).__name__}{': ' if words else ''}{words}"
+        if len(what) > 200:
+            what = what[:199] + "…"
+        if self.bucket.take(time.monotonic()):
+            self.left_out += 1
+            return
+        if self.left_out:
+            what += f" ({self.left_out} more like it not logged)"
+            self.left_out = 0
+        record.msg, record.args = what, None
+        if record.levelno > logging.WARNING:  # the client's fault, not the appliance's
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = record.stack_info = None
+        super().handle(record)
 
 
 def host_allowed(host: str) -> bool:
@@ -190,8 +293,11 @@ class PhonePage:
         self._ready = threading.Event()
         self._error: BaseException | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.AbstractServer | None = None
+        self.connections = Connections()
         self._closing = False
         self.streams = 0
+        self.streams_of: dict[str, int] = {}  # event streams by client (client_key)
         self.port = config.port
 
     # --- the table's side ------------------------------------------------------------------
@@ -210,6 +316,7 @@ class PhonePage:
                 "open": self.pairings.window_left() > 0,
                 "changes": self.pairings.changes,
                 "seat": self.pairings.window_seat(),
+                "asking": self.pairings.asking(),
             },
             "paired_seats": self.pairings.paired_seats(),
             "phone_seats": sorted(self.pairings.phone_seats),
@@ -228,15 +335,18 @@ class PhonePage:
 
     # --- the thread ------------------------------------------------------------------------
     def start(self) -> None:
-        """Serve in a thread of its own; raises OSError when the address cannot be had."""
+        """Serve in a thread of its own; raises OSError when the address cannot be had.
+        The process's descriptor limit is raised first, and the page's connections kept
+        to a share of it that leaves the table its own (connections.py)."""
+        self.connections.total = budget(raise_open_files(), self.connections.total)
         self._thread = threading.Thread(target=self._serve, name="tavola-web", daemon=True)
         self._thread.start()
         self._ready.wait()
         if self._error is not None:
             raise self._error
         log.info(
-            "Phone page at http://%s:%d/ (pair a phone: when the table asks, hold select at "
-            "its seat, or menu for a seat without buttons)",
+            "Phone page at http://%s:%d/ (pair a phone: when the table says its code, hold "
+            "select at its seat, or menu for a seat without buttons, then confirm)",
             self.config.url_host,
             self.port,
         )
@@ -248,34 +358,37 @@ class PhonePage:
         self._changed = asyncio.Event()
         try:
             # aiohttp 3.9 moved the shutdown timeout from the site to the runner (Debian
-            # bookworm ships 3.8): open streams are cut after a second at stop
-            where = "runner" if _AIOHTTP >= (3, 9) else "site"
-            timeout: dict[str, Any] = {"shutdown_timeout": 1.0}
-            self._runner = web.AppRunner(
+            # bookworm ships 3.8); the server's own shutdown below is given it either way
+            timeout: dict[str, Any] = {"shutdown_timeout": 1.0} if _AIOHTTP >= (3, 9) else {}
+            runner = self._runner = web.AppRunner(
                 self.app(),
                 handle_signals=False,
                 access_log=None,
-                **(timeout if where == "runner" else {}),
+                logger=HttpLog(log),
+                **timeout,
             )
-            loop.run_until_complete(self._runner.setup())
+            loop.run_until_complete(runner.setup())
+            handlers = runner.server
+            assert handlers is not None
             # "::" means every address: host None binds IPv4 and IPv6 both (asyncio makes an
-            # IPv6 socket IPv6-only, so "::" itself would refuse every IPv4 phone)
+            # IPv6 socket IPv6-only, so "::" itself would refuse every IPv4 phone). Every
+            # connection is counted before aiohttp sees it (connections.py).
             every = ipaddress.ip_address(self.config.address).is_unspecified
-            site = web.TCPSite(
-                self._runner,
-                None if every and ":" in self.config.address else self.config.address,
-                self.port,
-                reuse_address=True,
-                **(timeout if where == "site" else {}),
+            server = self._listener = loop.run_until_complete(
+                loop.create_server(
+                    lambda: Guarded(handlers(), self.connections),
+                    None if every and ":" in self.config.address else self.config.address,
+                    self.port,
+                    reuse_address=True,
+                    backlog=128,
+                )
             )
-            loop.run_until_complete(site.start())
-            server = getattr(site, "_server", None)
-            if server is not None and not server.sockets:
+            if not server.sockets:
                 # asyncio starts with no socket at all when every family is refused
                 # (a unit's RestrictAddressFamilies=): say so rather than serve nothing
                 raise OSError(f"no socket could be opened on {self.config.address}")
-            if server is not None:
-                self.port = server.sockets[0].getsockname()[1]
+            self.port = server.sockets[0].getsockname()[1]
+            sweeper = loop.create_task(self._sweep())
         except BaseException as exc:
             self._error = exc
             self._ready.set()
@@ -285,8 +398,19 @@ class PhonePage:
         try:
             loop.run_forever()
         finally:
-            loop.run_until_complete(self._runner.cleanup())
+            sweeper.cancel()
+            server.close()
+            loop.run_until_complete(handlers.shutdown(1.0))
+            for conn in list(self.connections.open.values()):
+                conn.transport.abort()  # type: ignore[attr-defined]
+            loop.run_until_complete(runner.cleanup())
             loop.close()
+
+    async def _sweep(self) -> None:
+        """Once a second: close the connections that sent no request in time."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.connections.sweep()
 
     def stop(self) -> None:
         loop, thread = self.loop, self._thread
@@ -320,11 +444,21 @@ class PhonePage:
     async def _guard(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        """Every request: the host, the rate, CSRF for writes; every error as one JSON line."""
+        """Every request: the host, the rate, CSRF for writes; every error as one JSON line.
+        While it is answered, its connection is not idle (connections.py)."""
+        self.connections.begin(request.transport)
+        try:
+            return await self._guarded(request, handler)
+        finally:
+            self.connections.end(request.transport)
+
+    async def _guarded(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         try:
             if not host_allowed(request.host):
                 raise Refused(421, f"this appliance does not answer to {request.host!r}")
-            client = request.remote or "?"
+            client = client_key(request.remote)
             if request.method == "POST":
                 self.limiter.check(client, "pair" if request.path == "/api/pair" else "write")
                 self._csrf(request)
@@ -372,10 +506,15 @@ class PhonePage:
     async def _json(self, request: web.Request) -> dict[str, Any]:
         if request.content_type != "application/json":
             raise Refused(415, "send JSON (Content-Type: application/json)")
-        raw = await request.read()
+        try:
+            raw = await asyncio.wait_for(request.read(), BODY_S)
+        except TimeoutError:
+            raise Refused(408, f"the body did not arrive within {BODY_S:g} s") from None
+        if too_deep(raw, MAX_DEPTH):
+            raise Refused(400, f"the body is JSON nested deeper than {MAX_DEPTH} levels")
         try:
             body = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             raise Refused(400, f"the body is not JSON: {exc}") from None
         if not isinstance(body, dict):
             raise Refused(400, "the body must be a JSON object")
@@ -388,7 +527,9 @@ class PhonePage:
         seat = self._seat(request)
         if seat is None:
             if self.pairings.phone(request.cookies.get(COOKIE)) is not None:
-                raise Refused(403, "this phone is not paired yet: hold select at your seat")
+                raise Refused(
+                    403, "this phone is not paired yet: hold select at your seat, then confirm"
+                )
             raise Refused(403, "pair this phone with a seat first (Pair, on the page)")
         return seat
 
@@ -418,6 +559,7 @@ class PhonePage:
             "seat": seat,
             "paired": seat is not None,
             "asked": phone is not None and seat is None,
+            "waiting": self.pairings.waiting(token),
             "code": phone.code if phone is not None else None,
         }
         return f'{{"public":{latest.public},"private":{private},"you":{json.dumps(you)}}}'
@@ -434,13 +576,24 @@ class PhonePage:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the whole table at every change, `id` its version; a
-        reconnecting page sends Last-Event-ID and gets only what is newer."""
+        reconnecting page sends Last-Event-ID and gets only what is newer.
+
+        At most `STREAMS_PER_CLIENT` from one client and `MAX_STREAMS` in all; a stream's
+        slot is freed as soon as its connection closes (the wait watches it), and a
+        client that stops reading is dropped once a write has waited `WRITE_S`."""
+        client = client_key(request.remote)
         if self.streams >= MAX_STREAMS:
-            raise Refused(503, f"too many pages open ({MAX_STREAMS}); close one")
+            raise Refused(503, f"too many pages open ({MAX_STREAMS}); close one", retry=2)
+        if self.streams_of.get(client, 0) >= STREAMS_PER_CLIENT:
+            raise Refused(
+                503, f"too many pages open on this device ({STREAMS_PER_CLIENT}); close one"
+            )
         try:
             sent = int(request.headers.get("Last-Event-ID") or request.query.get("v") or -1)
         except ValueError:
             raise Refused(400, "Last-Event-ID must be a version number") from None
+        conn = self.connections.of(request.transport)
+        gone: asyncio.Future[None] = conn.gone if conn is not None else asyncio.Future()
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -451,28 +604,48 @@ class PhonePage:
         )
         await response.prepare(request)
         self.streams += 1
+        self.streams_of[client] = self.streams_of.get(client, 0) + 1
         seen: tuple[int, str | None] = (sent, None)
         try:
-            await response.write(b"retry: 2000\n\n")
-            while not self._closing:
+            await self._write(request, response, "retry: 2000\n\n")
+            while not self._closing and not gone.done():
                 changed = self._changed
                 latest = self.snapshots.latest
                 seat = self._seat(request)
                 if (latest.version, seat) != seen and latest.version > 0:
                     data = self._view(request, latest)
-                    await response.write(f"id: {latest.version}\ndata: {data}\n\n".encode())
+                    await self._write(request, response, f"id: {latest.version}\ndata: {data}\n\n")
                     seen = (latest.version, seat)
                     continue
                 assert changed is not None
+                waiting = asyncio.ensure_future(changed.wait())
                 try:
-                    await asyncio.wait_for(changed.wait(), KEEPALIVE_S)
-                except TimeoutError:
-                    await response.write(b": still here\n\n")
-        except (ConnectionResetError, asyncio.CancelledError):
+                    done, _ = await asyncio.wait(
+                        (waiting, gone), timeout=KEEPALIVE_S, return_when=asyncio.FIRST_COMPLETED
+                    )
+                finally:
+                    waiting.cancel()
+                if not done:
+                    await self._write(request, response, ": still here\n\n")
+        except (ConnectionResetError, asyncio.CancelledError, TimeoutError):
             pass
         finally:
             self.streams -= 1
+            left = self.streams_of.pop(client, 1) - 1
+            if left:
+                self.streams_of[client] = left
         return response
+
+    @staticmethod
+    async def _write(request: web.Request, response: web.StreamResponse, data: str) -> None:
+        """One write of an event stream; a reader that takes none of it for `WRITE_S` is
+        cut off (TimeoutError), so it cannot hold its slot by not reading."""
+        try:
+            await asyncio.wait_for(response.write(data.encode()), WRITE_S)
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()  # type: ignore[attr-defined]
+            raise
 
     # --- pairing ---------------------------------------------------------------------------
     async def pair(self, request: web.Request) -> web.Response:
@@ -489,24 +662,23 @@ class PhonePage:
                 "its own select",
             )
         try:
-            phone = self.pairings.request(seat)
+            phone, opened = self.pairings.request(seat, request.cookies.get(COOKIE))
         except PairingBusy as exc:
             raise Refused(409, str(exc), retry=exc.seconds) from None
-        self.table.events.put(PairingOpened(phone.code, seat))
-        left = self.pairings.window_left()
+        if opened:  # asking again is answered, but neither said again nor extended
+            self.table.events.put(PairingOpened(phone.code, seat))
+        left = round(self.pairings.window_left())
         how = (
-            "Hold select at your seat"
+            f"Within {left} s, hold select at your seat; when the table asks to pair phone "
+            f"{phone.code} with your seat, tap select to confirm (at a one-button seat, "
+            "hold its button)."
             if seat is None
-            else f"To play seat {seat}, ask someone at the table to hold menu (or select at "
-            "any seat with buttons)"
+            else f"To play seat {seat}, ask someone at the table to hold menu within {left} s "
+            f"(or select at any seat with buttons); when the table asks to pair phone "
+            f"{phone.code} with seat {seat}, a tap of menu (of select) confirms."
         )
         response = web.json_response(
-            {
-                "code": phone.code,
-                "seconds": round(left),
-                "say": f"Your code is {phone.code}. {how} within {round(left)} s to pair "
-                "this phone.",
-            },
+            {"code": phone.code, "seconds": left, "say": f"Your code is {phone.code}. {how}"},
             status=201,
         )
         response.set_cookie(

@@ -16,6 +16,7 @@ import http.client
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -23,6 +24,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -104,9 +106,12 @@ def appliance(
     seed: int | None = 3,
     phone: int = 0,
     component_check: bool = False,
+    open_files: int | None = None,
 ) -> Iterator[Running]:
     """`tavola run` on a mocked table with `[web]` on loopback and an emulated board (the
-    last `phone` seats without buttons; `component_check`: offered before the game)."""
+    last `phone` seats without buttons; `component_check`: offered before the game;
+    `open_files`: the process's descriptor limit, soft and hard, as a unit's
+    `LimitNOFILE=` sets it)."""
     link = tmp / "tavola-mcu"
     mcu = McuEmulator(link)
     port = free_port()
@@ -130,6 +135,7 @@ def appliance(
             stderr=subprocess.STDOUT,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=None if open_files is None else partial(_limit_files, open_files),
         )
     running = Running(proc, mcu, f"http://127.0.0.1:{port}", log)
     try:
@@ -150,13 +156,27 @@ def appliance(
         mcu.close()
 
 
+def confirm(running: Running, seat: str, at: str | None = None) -> None:
+    """At `at` (the seat itself by default; "table" for a phone seat): the hold that
+    makes the table ask, then the tap that answers yes."""
+    at = at or seat
+    button = "menu" if at == "table" else "select"
+    running.press(at, button, hold=True)
+    running.wait(lambda v: v["public"]["pairing"]["asking"] == seat)
+    running.press(at, button)
+
+
+def _limit_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
 def pair(running: Running, seat: str, phone: Phone | None = None) -> Phone:
-    """Pair an HTTP phone with `seat`: it asks, the seat holds select."""
+    """Pair an HTTP phone with `seat`: it asks, the seat holds select, then confirms."""
     phone = phone or running.phone()
     status, answer = phone.post("/api/pair")
     assert status == 201, answer
     running.wait(lambda v: v["public"]["pairing"]["open"])
-    running.press(seat, hold=True)
+    confirm(running, seat)
     running.wait(lambda v: v["you"]["paired"], phone)
     return phone
 

@@ -111,12 +111,15 @@ class Served:
         raise AssertionError(f"never seen; last view: {json.dumps(view)[:2000]}")
 
     def pair(self, seat: str) -> Phone:
-        """A phone paired with `seat` by the gesture at the table."""
+        """A phone paired with `seat` at the table: a hold of select there asks, a tap
+        of select confirms."""
         phone = self.phone()
         status, answer = phone.post("/api/pair")
         assert status == 201, answer
         self.wait(lambda v: v["public"]["pairing"]["open"])
         self.press(seat, "select", hold=True)
+        self.wait(lambda v: v["public"]["pairing"]["asking"] == seat)
+        self.press(seat, "select")
         self.wait(lambda v: v["you"]["paired"], phone)
         return phone
 
@@ -156,6 +159,7 @@ def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         limits: dict[str, tuple[float, float]] | None = None,
         options: dict[str, Any] | None = None,
         phone: int = 0,
+        one_button: int = 0,
     ) -> Served:
         journal = tmp_path / f"{game}-{len(made)}.db"
         config = demo_config(
@@ -167,6 +171,7 @@ def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
             names=names,
             options=options,
             phone=phone,
+            one_button=one_button,
         )
         page = PhonePage(
             WebConfig(enabled=True, address="127.0.0.1", port=0),
@@ -187,6 +192,9 @@ def served(tmp_path: Path) -> Iterator[Callable[..., Served]]:
         if run:
             thread = threading.Thread(target=table.run, daemon=True)
             thread.start()
+            deadline = time.monotonic() + 20
+            while page.snapshots.latest.version == 0 and time.monotonic() < deadline:
+                time.sleep(0.01)  # the first snapshot (before it, the state answers 503)
         else:
             table.app.start()
             table.app.tick()

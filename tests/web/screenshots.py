@@ -18,7 +18,7 @@ from typing import Any
 
 from playwright.sync_api import expect, sync_playwright
 
-from .appliance import PLAYERS, appliance, browser
+from .appliance import PLAYERS, appliance, browser, confirm
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "phone"
 
@@ -44,7 +44,7 @@ def shoot(chromium: Any, tmp: Path, game: str, out: Path) -> None:
         expect(page.locator("#code")).to_be_visible()
         seat = running.wait(lambda v: v["public"]["turn"])["public"]["turn"]["seat"]
         running.wait(lambda v: v["public"]["pairing"]["open"])
-        running.press(seat, hold=True)
+        confirm(running, seat)
         expect(page.locator("#you")).to_contain_text("This phone plays")
         # a choice tapped, not yet confirmed: the board previews it
         options = page.locator("#options button")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from .appliance import PLAYERS, Running, appliance, pair, play_to_the_end
+from .appliance import PLAYERS, Running, appliance, confirm, pair, play_to_the_end
 from .conftest import to_lay_out
 
 PHONE = {"width": 360, "height": 780}
@@ -48,6 +48,10 @@ def test_pair_play_undo_and_read_the_breakdown_from_the_phone(chromium, table: R
     said = table.wait(lambda v: any("its code is" in line for line in v["public"]["log"]))
     assert any(f"its code is {code.inner_text()}" in line for line in said["public"]["log"])
     table.press(seat, hold=True)
+    asked = table.wait(lambda v: v["public"]["pairing"]["asking"] == seat)
+    assert f"Pair phone {code.inner_text()} with seat {seat}?" in asked["public"]["log"][-1]
+    expect(page.locator("#you")).to_contain_text(f"asks to pair phone {code.inner_text()}")
+    table.press(seat)  # select confirms
     expect(page.locator("#you")).to_contain_text(f"This phone plays seat {seat}")
     # its own secret (Strozzi money) on its page, on no other
     expect(page.locator("#secrets")).to_contain_text("money")
@@ -134,7 +138,7 @@ def test_a_seat_without_buttons_pairs_and_plays_from_the_page(chromium, tmp_path
             lambda v: any("asks to play seat 3" in line for line in v["public"]["log"])
         )
         assert any(page.locator("#code").inner_text() in line for line in said["public"]["log"])
-        table.press("table", "menu", hold=True)
+        confirm(table, "3", "table")
         expect(page.locator("#you")).to_contain_text("This phone plays seat 3")
         expect(page.get_by_role("button", name="Play seat 3 (no buttons)")).to_have_count(0)
         for seat in ("1", "2"):

@@ -282,9 +282,8 @@ def test_only_a_paired_phone_reads_or_writes_the_check(served, data_dir: Path) -
     asking = s.phone()
     assert asking.post("/api/pair")[0] == 201
     status, said = asking.post("/api/components", body)
-    assert (
-        status == 403 and said["error"] == "this phone is not paired yet: hold select at your seat"
-    )
+    assert status == 403
+    assert said["error"] == "this phone is not paired yet: hold select at your seat, then confirm"
     # a paired phone's cookie sent by another site's page: CSRF
     status, said = phone.post("/api/components", body, headers={"Origin": "http://evil.example"})
     assert status == 403 and "CSRF" in said["error"]

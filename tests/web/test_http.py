@@ -61,7 +61,13 @@ def test_watching_needs_no_login_and_the_page_is_small(served) -> None:
     assert b'<script src="/static/app.js"' in html and b"http" not in html.split(b"<body>")[1]
     assert total <= 200 * 1024, f"first load {total} bytes"
     view = phone.state()
-    assert view["you"] == {"seat": None, "paired": False, "asked": False, "code": None}
+    assert view["you"] == {
+        "seat": None,
+        "paired": False,
+        "asked": False,
+        "waiting": False,
+        "code": None,
+    }
     assert view["private"] is None
     assert view["public"]["mode"] == "seating"
     assert view["public"]["prompt"].startswith("Seating: select at a seat joins")
@@ -111,29 +117,134 @@ def test_a_page_already_up_to_date_gets_no_repeat(served) -> None:
 
 
 # --- pairing --------------------------------------------------------------------------------
-def test_a_phone_pairs_by_a_hold_of_select_at_its_seat(served) -> None:
+def test_a_phone_pairs_by_a_hold_at_its_seat_then_a_confirmation_of_its_code(served) -> None:
     s = served(run=True)
     phone = s.phone()
     status, answer = phone.post("/api/pair")
     assert status == 201
-    assert len(answer["code"]) == 4 and answer["code"].isdigit()
+    code = answer["code"]
+    assert len(code) == 4 and code.isdigit()
+    assert "tap select to confirm" in answer["say"]
     cookie = next(c for c in phone.jar)
     assert cookie.name == "tavola_phone" and len(cookie.value) >= 40
     assert cookie.has_nonstandard_attr("HttpOnly")
     view = s.wait(lambda v: v["public"]["pairing"]["open"], phone)
-    assert view["you"]["asked"] and not view["you"]["paired"]
+    assert view["you"]["asked"] and view["you"]["waiting"] and not view["you"]["paired"]
     # the table says the code and the gesture
     said = " ".join(view["public"]["log"])
-    assert f"its code is {answer['code']}" in said and "hold select at your seat" in said
+    assert f"its code is {code}" in said and "hold select at your seat" in said
     # still unpaired: a command is refused
     status, refused = phone.post("/api/command", {"command": "select"})
     assert status == 403 and "not paired yet" in refused["error"]
+    # the hold only asks, naming the code and the seat
     s.press("2", "select", hold=True)
+    view = s.wait(lambda v: v["public"]["pairing"]["asking"] == "2", phone)
+    assert not view["you"]["paired"]
+    assert (
+        view["public"]["log"][-1]
+        == f"Pair phone {code} with seat 2? Select confirms; next refuses."
+    )
+    s.press("2", "select")  # the answer: select confirms
     view = s.wait(lambda v: v["you"]["paired"], phone)
-    assert view["you"]["seat"] == "2"
-    assert any("Seat 2's phone" in line for line in view["public"]["log"])
-    # the hold did not also act: seat 2 did not join the game being seated
+    assert view["you"]["seat"] == "2" and not view["you"]["waiting"]
+    assert f"Seat 2 is paired with phone {code}." in view["public"]["log"]
+    assert view["public"]["pairing"] == {**view["public"]["pairing"], "open": False, "asking": None}
+    # neither the hold nor the answer acted in the game: seat 2 did not join
     assert view["public"]["joined"] == []
+
+
+def test_a_hold_of_select_alone_no_longer_pairs(served) -> None:
+    """Before: the next hold of select at any seat while a window was open (a person
+    going back up a menu) paired the phone that asked."""
+    s = served(run=True)
+    phone = s.phone()
+    assert phone.post("/api/pair")[0] == 201
+    changes = s.wait(lambda v: v["public"]["pairing"]["open"])["public"]["pairing"]["changes"]
+    s.press("1", "select", hold=True)
+    view = s.wait(lambda v: v["public"]["pairing"]["changes"] > changes, phone)  # handled
+    assert not view["you"]["paired"]
+    assert s.page.pairings.paired_seats() == []
+
+
+def test_refusing_at_the_seat_leaves_the_phone_unpaired_and_closes_the_window(served) -> None:
+    s = served(run=True)
+    phone = s.phone()
+    status, answer = phone.post("/api/pair")
+    assert status == 201
+    s.wait(lambda v: v["public"]["pairing"]["open"])
+    s.press("3", "select", hold=True)
+    s.wait(lambda v: v["public"]["pairing"]["asking"] == "3")
+    s.press("3", "next")  # next refuses
+    view = s.wait(lambda v: not v["public"]["pairing"]["open"], phone)
+    assert f"Phone {answer['code']} is not paired: refused at seat 3." in view["public"]["log"]
+    assert not view["you"]["paired"] and s.page.pairings.paired_seats() == []
+    s.press("3", "select", hold=True)  # the window is gone: a hold is the game's again
+    s.press("3", "select")  # and a tap joins
+    view = s.wait(lambda v: v["public"]["joined"] == ["3"], phone)
+    assert not view["you"]["paired"]
+
+
+def test_asking_again_does_not_extend_the_window(served) -> None:
+    """Before: a phone re-asking kept a window open for the next hold at any seat."""
+    s = served()
+    s.page.pairings.clock = s.clock  # the window's time is the table's manual clock
+    phone = s.phone()
+    status, first = phone.post("/api/pair")
+    assert status == 201 and first["seconds"] == WINDOW_S
+    s.clock.advance(40)  # type: ignore[attr-defined]
+    status, again = phone.post("/api/pair")
+    assert status == 201 and again["code"] == first["code"]
+    assert again["seconds"] == WINDOW_S - 40  # the same window, not a new or longer one
+    assert s.phone().post("/api/pair")[0] == 409  # another phone still waits
+    s.clock.advance(WINDOW_S - 40 + 1)  # type: ignore[attr-defined]
+    assert s.page.pairings.window_left() == 0
+    assert s.bot is not None
+    s.bot.pump()
+    s.bot.press("1", "select", hold=True)  # the window has closed: no question
+    s.bot.press("1", "select")
+    s.table.watch()
+    assert s.page.pairings.asking() is None
+    assert not phone.state()["you"]["paired"]
+
+
+def test_a_question_left_unanswered_pairs_nothing(served) -> None:
+    from apps.web.pairing import QUESTION_S
+
+    s = served()
+    s.page.pairings.clock = s.clock
+    phone = s.phone()
+    assert phone.post("/api/pair")[0] == 201
+    assert s.bot is not None
+    s.bot.pump()
+    s.bot.press("2", "select", hold=True)
+    assert s.page.pairings.asking() == "2"
+    s.clock.advance(QUESTION_S + 1)  # type: ignore[attr-defined]
+    assert s.page.pairings.asking() is None and s.page.pairings.window_left() == 0
+    s.bot.press("2", "select")  # too late: a tap of select acts in the game (seat 2 joins)
+    s.table.watch()
+    view = phone.state()
+    assert not view["you"]["paired"] and view["public"]["joined"] == ["2"]
+
+
+def test_a_one_button_seat_confirms_by_a_hold_and_refuses_by_a_tap(served) -> None:
+    s = served(one_button=3)
+    bot = s.bot
+    assert bot is not None and s.table.app.seats["1"].one_button
+    for yes in (False, True):
+        phone = s.phone()
+        status, answer = phone.post("/api/pair")
+        assert status == 201
+        bot.pump()
+        bot.press("1", "button", hold=True)
+        s.table.watch()
+        assert phone.state()["public"]["log"][-1] == (
+            f"Pair phone {answer['code']} with seat 1? Hold the button to confirm; a tap refuses."
+        )
+        bot.press("1", "button", hold=yes)
+        s.table.watch()
+        view = phone.state()
+        assert view["you"]["paired"] is yes
+        assert view["public"]["joined"] == []  # no press of the pairing acted in the game
 
 
 def test_the_set_cookie_header_is_httponly_and_samesite_strict(served) -> None:
@@ -637,7 +748,8 @@ def test_the_cursor_moved_from_a_phone_lights_its_candidate_on_the_board(served)
     phone = s.phone()
     assert phone.post("/api/pair")[0] == 201
     bot.pump()
-    bot.press("1", "select", hold=True)  # seat 1's phone
+    bot.press("1", "select", hold=True)  # the table asks about seat 1's phone
+    bot.press("1", "select")  # seat 1 confirms
     s.table.watch()
     assert phone.state()["you"]["seat"] == "1"
     target = None

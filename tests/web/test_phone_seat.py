@@ -48,7 +48,7 @@ def said(s: Served) -> str:
     return " ".join(s.phone().state()["public"]["log"])
 
 
-def test_a_phone_seat_pairs_only_when_someone_at_the_table_holds_menu(served) -> None:
+def test_a_phone_seat_pairs_only_when_someone_at_the_table_holds_menu_and_confirms(served) -> None:
     s: Served = served("strozzi", 3, phone=1)
     assert s.table.app.seats["3"].phone
     phone = s.phone()
@@ -60,11 +60,15 @@ def test_a_phone_seat_pairs_only_when_someone_at_the_table_holds_menu(served) ->
     assert status == 403
     mode = s.table.app.mode
     assert s.bot is not None
-    s.bot.press("table", "menu", hold=True)
+    s.bot.press("table", "menu", hold=True)  # the table asks
+    s.table.watch()
+    assert phone.state()["you"]["paired"] is False
+    assert f"Pair phone {answer['code']} with seat 3? Menu confirms; undo refuses." in said(s)
+    s.bot.press("table", "menu")  # a tap of menu confirms
     s.table.watch()
     assert phone.state()["you"]["seat"] == "3"
-    assert s.table.app.mode == mode  # the confirming hold did nothing else
-    assert f"Seat 3's phone (code {answer['code']}) is paired." in said(s)
+    assert s.table.app.mode == mode  # the hold and the tap did nothing else
+    assert f"Seat 3 is paired with phone {answer['code']}." in said(s)
 
 
 def test_a_hold_of_select_at_a_button_seat_confirms_the_phone_seat(served) -> None:
@@ -76,8 +80,11 @@ def test_a_hold_of_select_at_a_button_seat_confirms_the_phone_seat(served) -> No
     assert phone.post("/api/pair", {"seat": "3"})[0] == 409
     assert s.bot is not None
     s.clock.advance(WINDOW_S + 1)  # type: ignore[attr-defined]
-    ask(s, phone)
+    answer = ask(s, phone)
     s.bot.press("1", "select", hold=True)
+    s.table.watch()
+    assert f"Pair phone {answer['code']} with seat 3? Select at seat 1 confirms" in said(s)
+    s.bot.press("1", "select")
     s.table.watch()
     assert phone.state()["you"]["seat"] == "3"
     assert s.page.pairings.paired_seats() == ["3"]  # not seat 1's
@@ -114,6 +121,7 @@ def test_a_phone_seats_phone_is_unpaired_at_the_table_by_a_hold_of_undo_while_pa
     ask(s, phone)
     assert s.bot is not None
     s.bot.press("table", "menu", hold=True)
+    s.bot.press("table", "menu")
     s.table.watch()
     assert phone.state()["you"]["seat"] == "3"
     app = s.table.app
@@ -140,6 +148,7 @@ def test_seat_3_plays_a_whole_strozzi_game_from_its_phone(served) -> None:
     phone = s.phone()
     ask(s, phone)
     bot.press("table", "menu", hold=True)
+    bot.press("table", "menu")
     s.table.watch()
     assert phone.state()["you"]["seat"] == "3"
     stranger = s.phone()  # never paired

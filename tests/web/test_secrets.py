@@ -85,7 +85,8 @@ def pair_in_sync(served: Served, seat: str) -> Phone:
     bot = served.bot
     assert bot is not None
     bot.pump()  # the table says the code
-    bot.press(seat, "select", hold=True)
+    bot.press(seat, "select", hold=True)  # the table asks
+    bot.press(seat, "select")  # and the seat confirms
     served.table.watch()
     assert phone.state()["you"]["paired"]
     return phone

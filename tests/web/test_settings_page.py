@@ -16,18 +16,18 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from .appliance import Running, appliance
+from .appliance import Running, appliance, confirm
 from .test_browser import open_page
 
 COMMENTED = "# the evening table: keep the lights low\n"
 
 
 def pair_page(page: Page, table: Running, seat: str) -> None:
-    """The page asks, the seat holds select at the table."""
+    """The page asks, the seat holds select at the table and confirms."""
     page.get_by_role("button", name="Pair with my seat").click()
     expect(page.locator("#code")).to_have_text(re.compile(r"^\d{4}$"))
     table.wait(lambda v: v["public"]["pairing"]["open"])
-    table.press(seat, hold=True)
+    confirm(table, seat)
     expect(page.locator("#you")).to_contain_text(f"This phone plays seat {seat}")
 
 

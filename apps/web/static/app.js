@@ -100,10 +100,12 @@ function renderSeat(pub, you, priv) {
     let who = "seat " + you.seat;
     if (seat) who = (seat.name === who ? who : seat.name + " at seat " + you.seat) + " (" + seat.colour_name + ")";
     text($("you"), "This phone plays " + who + ".");
-  } else if (you.asked && pub.pairing && pub.pairing.open && pub.pairing.seat) {
-    text($("you"), "Waiting for the table: someone there holds menu (or select at any seat with buttons) to let this phone play seat " + pub.pairing.seat + ".");
-  } else if (you.asked && pub.pairing && pub.pairing.open) {
-    text($("you"), "Waiting for the table: hold select at your seat to pair this phone.");
+  } else if (you.waiting && pub.pairing.asking) {
+    text($("you"), "The table asks to pair phone " + you.code + " with seat " + pub.pairing.asking + ". If this phone shows that code, confirm where it asks: a tap of select (at a one-button seat, a hold of its button; at the table, a tap of menu). Anything else there refuses.");
+  } else if (you.waiting && pub.pairing.seat) {
+    text($("you"), "Waiting for the table: someone there holds menu (or select at any seat with buttons) to let this phone play seat " + pub.pairing.seat + ", then confirms code " + you.code + ".");
+  } else if (you.waiting) {
+    text($("you"), "Waiting for the table: hold select at your seat; the table asks to pair phone " + you.code + " with it, and a tap of select confirms.");
   } else {
     text($("you"), "Watching. Pair this phone with your seat to play from it and see your own secrets.");
   }
@@ -119,7 +121,7 @@ function renderSeat(pub, you, priv) {
     return b;
   }));
   const code = $("code");
-  code.hidden = paired || !you.asked || !(pub.pairing && pub.pairing.open);
+  code.hidden = paired || !you.waiting;
   text(code, you.code || "");
   $("unpair").hidden = !paired;
   const secrets = $("secrets");
@@ -537,7 +539,8 @@ function connect() {
 
 // --- buttons ------------------------------------------------------------------------------
 async function askToPair(body) {
-  // {} pairs with the seat whose select is held; {seat} asks to play a seat without buttons
+  // {} pairs with the seat whose select is held, once it confirms the code; {seat} asks to
+  // play a seat without buttons
   const answer = await post("/api/pair", body);
   if (!answer) return;
   connect(); // the stream now carries this phone's new cookie
