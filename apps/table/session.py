@@ -358,7 +358,7 @@ class Session:
         self.say_action(action)
         if action.player == CHANCE:
             self.table.chance_entered(action, len(self.state.history) - 1)
-        self.table.journal.sync_mark()  # right after the acknowledgement, not between
+        self.table.journal.sync_mark()  # the append synced it already; a no-op then
         self.after_change(events)
 
     def say_action(self, action: Action) -> None:

@@ -15,12 +15,14 @@ What a mock cannot show: the strip's own timing; tests/system plays on a real ke
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from apps.runtime import Appliance
+from apps.screen import Screen, menu_line
 from apps.sim import ButtonBot, ManualClock, demo_config
 from apps.table.render import PULSE_PERIOD
 from apps.table.status import ANY, Status
@@ -35,6 +37,9 @@ GAMES = [
     ("strada_romana", 3, "app", 1, 4),
     ("strada_romana", 2, "pick", 0, 5),
 ]
+
+
+ESCAPE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def peak(now: float) -> float:
@@ -87,7 +92,20 @@ def check_phone(app, status: Status) -> None:  # type: ignore[no-untyped-def]
         assert "options" not in public["menu"]
 
 
-CHECKS: list[Callable[..., None]] = [check_leds, check_phone]
+def check_terminal(app, status: Status) -> None:  # type: ignore[no-untyped-def]
+    """`tavola sim`'s screen (120 columns): the status's headline, and the menu line of a
+    decision or the bot's move, each whole once its wrapping is undone."""
+    screen = Screen(seats=len(status.table_seats), width=120, height=60)
+    text = " ".join(
+        " ".join(ESCAPE.sub("", line).split()) for line in screen.lines(app, app.clock())
+    )
+    assert " ".join(status.headline.split()) in text
+    menu = status.menu
+    if menu is not None and menu.kind != "go_on":
+        assert " ".join(menu_line(status, menu).split()) in text, menu_line(status, menu)
+
+
+CHECKS: list[Callable[..., None]] = [check_leds, check_phone, check_terminal]
 
 
 def play_checking(game: str, players: int, chance: str, bots: int, seed: int, tmp: Path) -> int:
