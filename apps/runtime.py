@@ -37,7 +37,7 @@ from typing import Any
 
 import engine
 from engine.bots import LEVELS
-from engine.core import DataError, Option
+from engine.core import DataError, DataUnreadable, Option
 from firmware_bridge.config import TABLES as BRIDGE_TABLES
 from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
 from firmware_bridge.events import CardEvent, LinkEvent
@@ -481,11 +481,15 @@ class Appliance:
     def _with_data(config: Config, games: list[str]) -> list[str]:
         """The games whose component data loads: an owner's data file the game refuses
         (file:line and key) stops a fixed game from starting, and leaves a game out of a
-        menu of several, said in the log either way."""
+        menu of several, said in the log either way. A file that cannot be read at all
+        stops the table: the service is misinstalled, and a menu silently short of a game
+        (or playing it with the shipped guesses) would hide that."""
         fit = []
         for g in games:
             try:
                 engine.get(g).data()
+            except DataUnreadable as exc:  # the service's permissions: not a menu choice
+                raise ConfigError(f"{exc}; the table was not started") from None
             except DataError as exc:
                 if config.app.game:
                     raise ConfigError(f"{exc} (the component data of [app] game)") from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import tomllib
 from collections.abc import Iterator
@@ -575,3 +576,67 @@ def test_a_bad_card_registry_entry_is_a_refused_scan(make_table) -> None:
     assert json.dumps(app.state.to_dict()) == before
     assert any("not a possible draw" in line for line in make_table.said)
     assert engine.get("strozzi")
+
+
+# --- an owner's data file that cannot be read ----------------------------------------------------
+def _without_root_reading() -> None:
+    """In the child: drop the capabilities that let root read any file, so that chmod 000
+    means what it means for the service's user (the tests run as root)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP: gone at the exec
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) refused")
+
+
+def tavola_as_user(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`tavola argv` as a process that file permissions apply to."""
+    return subprocess.run(
+        [*TAVOLA, *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **env},
+        preexec_fn=_without_root_reading,
+    )
+
+
+@pytest.mark.parametrize("locked", ["file", "folder"])
+def test_an_unreadable_owner_data_file_is_one_line_never_a_trace(
+    locked: str, tmp_path: Path
+) -> None:
+    """chmod 000 on the owner's file (or on its folder): the commands that play with people
+    or write answers refuse in one line; a demo of bots says so and plays the shipped data."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    owners = folder / "strozzi.toml"
+    owners.write_text("# nothing corrected yet\n")
+    config = tmp_path / "tavola.toml"
+    config.write_text(demo_config_text("strozzi", 3, journal=tmp_path / "j.db", seed=1))
+    env = {"TAVOLA_DATA_DIR": str(folder)}
+    (folder if locked == "folder" else owners).chmod(0)
+    said = f"cannot read {owners}: permission denied; fix its permissions or remove it"
+    try:
+        for argv, status in (
+            (["run", "--config", str(config)], 2),
+            (["sim", "strozzi", "--seats", "3"], 2),
+            (["cards", "learn", "strozzi"], 2),
+            (["data", "strozzi"], 1),
+            (["data", "check", "strozzi"], 1),
+        ):
+            out = tavola_as_user(argv, env)
+            assert "Traceback" not in out.stderr, (argv, out.stderr)
+            assert out.returncode == status, (argv, out.stderr)
+            (line,) = [x for x in out.stderr.splitlines() if said in x]
+            assert "Table ready" not in out.stderr, argv
+            assert line == out.stderr.splitlines()[-1], (argv, out.stderr)
+        out = tavola_as_user(["demo", "strozzi", "--seed", "1"], env)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.splitlines() == [
+            f"tavola: warning: {said}; going on with the shipped data"
+        ]
+    finally:
+        folder.chmod(0o755)
+        owners.chmod(0o644)
