@@ -640,3 +640,49 @@ def test_an_unreadable_owner_data_file_is_one_line_never_a_trace(
     finally:
         folder.chmod(0o755)
         owners.chmod(0o644)
+
+
+# --- numbers typed by a person: ASCII digits only ------------------------------------------------
+def test_cards_learn_asks_again_for_a_number_in_other_digits(tmp_path: Path) -> None:
+    """'²' passes `str.isdigit()` but not `int()`: it was a traceback at the card prompt;
+    now it is one line and the question again, as is '٣', which `int()` would have taken."""
+    registry = tmp_path / "cards.toml"
+    answers = "CODE1\n²\n٣\n1\nq\n"
+    out = subprocess.run(
+        [*TAVOLA, "cards", "learn", "florence", "--keyboard", "--cards", str(registry)],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)},
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.splitlines() == [
+        "'²': type the numbers with the digits 0-9.",
+        "'٣': type the numbers with the digits 0-9.",
+    ]
+    assert "1 card paired" in out.stdout
+    faces = subprocess.run(
+        [*TAVOLA, "cards", "learn", "strozzi", "--faces"],
+        input="5 g²\n٣ g1\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)},
+    )
+    assert faces.returncode == 0 and "Traceback" not in faces.stderr, faces.stderr
+    assert "'g²': write the numbers with the digits 0-9" in faces.stdout
+    assert "'٣': write the numbers with the digits 0-9" in faces.stdout
+
+
+@pytest.mark.parametrize("seats", ["²", "٣", "1,²"])
+def test_a_seats_option_in_other_digits_names_the_option(seats: str) -> None:
+    out = subprocess.run(
+        [*TAVOLA, "demo", "strada_romana", "--option", f"named_tiles={seats}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode != 0
+    (line,) = out.stderr.splitlines()
+    assert "option named_tiles must name seats as numbers" in line, line
