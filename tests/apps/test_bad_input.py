@@ -686,3 +686,37 @@ def test_a_seats_option_in_other_digits_names_the_option(seats: str) -> None:
     assert out.returncode != 0
     (line,) = out.stderr.splitlines()
     assert "option named_tiles must name seats as numbers" in line, line
+
+
+# --- a journal on a full disk ---------------------------------------------------------------------
+@pytest.mark.parametrize("free_kib", [64, 96])
+def test_demo_on_a_full_disk_stops_with_one_line(free_kib: int, tmp_path: Path) -> None:
+    """A real tmpfs, full but for `free_kib`: the journal opens, then refuses a write (at
+    the game's start, or at an action). The table keeps retrying, rightly; the demo's bots
+    pressed on against the refusal, a line per press, for ever (40,000 lines in 45 s)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
+        capture_output=True,
+        text=True,
+    )
+    assert mount.returncode == 0, f"a tmpfs is needed for a real full disk: {mount.stderr}"
+    try:
+        (disk / "fill").write_bytes(bytes((256 - free_kib) * 1024))
+        out = subprocess.run(
+            [*TAVOLA, "demo", "strozzi", "--seed", "1", "--db", str(disk / "j.db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert len(out.stdout.splitlines()) < 40, out.stdout[-2000:]
+    last = out.stderr.splitlines()[-1]
+    assert last == (
+        f"tavola demo: stopped, journal {disk}/j.db cannot be written: the disk is full; "
+        "free space on its disk or choose another --db"
+    ), out.stderr
