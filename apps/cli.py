@@ -91,14 +91,28 @@ def _module_of(argv: Sequence[str]) -> tuple[str, ...]:
     return (COMMANDS[command][0],) if command in COMMANDS else ()
 
 
+_SHIPPED_WILL_DO = frozenset({"cmd_demo", "cmd_selfplay", "cmd_diagram"})
+"""Commands where bots alone play: an owner's data file that cannot be read is said and
+the shipped data used. Where people play or an answer is written (run, sim, cards, the
+component check) it stops the command, as the wrong components would stay unnoticed."""
+
+
 def _check_data(args: argparse.Namespace) -> None:
     """The owner's data file of the game a command names, read and checked before anything
     starts (DataError: file:line and key); `tavola data` itself reports it its own way."""
     import engine
+    from engine.core import DataUnreadable
 
     game = getattr(args, "game", None)
-    if args.func.__module__ != "apps.commands.data_cmd" and game in engine.games():
+    if args.func.__module__ == "apps.commands.data_cmd" or game not in engine.games():
+        return
+    try:
         engine.get(game).data()
+    except DataUnreadable as exc:
+        if args.func.__name__ not in _SHIPPED_WILL_DO:
+            raise SystemExit(f"tavola: {exc}; nothing was started") from None
+        print(f"tavola: warning: {exc}; going on with the shipped data", file=sys.stderr)
+        engine.get(game).use_data_file(None)
 
 
 def main(argv: list[str] | None = None) -> int:

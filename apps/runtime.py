@@ -37,7 +37,7 @@ from typing import Any
 
 import engine
 from engine.bots import LEVELS
-from engine.core import DataError, Option
+from engine.core import DataError, DataUnreadable, Option
 from firmware_bridge.config import TABLES as BRIDGE_TABLES
 from firmware_bridge.config import BridgeConfig, ScannerConfig, parse_bridge
 from firmware_bridge.events import CardEvent, LinkEvent
@@ -67,7 +67,7 @@ from .args import SEED
 from .chance import SOURCES, ChanceSource
 from .compositor import Compositor
 from .games import table_games
-from .journal import Journal, default_path
+from .journal import Journal, JournalError, default_path
 from .names import NAME, name_problem
 from .peripherals import Peripherals
 from .table import TableApp, TableSeat
@@ -144,6 +144,9 @@ class Config:
     source: str
     bridge: BridgeConfig = field(default_factory=BridgeConfig)  # [scanner], [mcu]
     web: WebConfig = field(default_factory=WebConfig)  # [web]: the phone page
+    at: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """'FILE:LINE: key' of the keys a start-up check may blame ([app] journal, [strip]
+    count): what is only found when the table starts is then said at its line too."""
 
 
 def load(path: str | Path) -> Config:
@@ -177,7 +180,58 @@ def parse(src: TomlSource) -> Config:
     w = WEB.read(src, ("web",), src.data.get("web", {}))
     web = WebConfig(enabled=w["enabled"], address=w["address"], port=w["port"])
     check_phone_seats(src, hw, web)
-    return Config(hw=hw, app=settings, source=src.name, bridge=bridge, web=web)
+    _check_colours(src, hw)
+    _check_layouts(src, settings)
+    _check_registry(src, bridge)
+    blamed: tuple[tuple[str, ...], ...] = (("app", "journal"), ("strip", "count"))
+    at = {
+        key: str(src.error(key, "")).removesuffix(": ")
+        for key in blamed
+        if key[1] in src.data.get(key[0], {})
+    }
+    return Config(hw=hw, app=settings, source=src.name, bridge=bridge, web=web, at=at)
+
+
+def _check_colours(src: TomlSource, hw: HwConfig) -> None:
+    """Two seats given one colour: a copied seat table, and lights nobody can tell apart."""
+    taken: dict[tuple[int, ...], str] = {}
+    for seat in hw.seats:
+        if seat.colour is None:
+            continue
+        rgb = tuple(seat.colour)
+        if rgb in taken:
+            other = taken[rgb]
+            line = src.line_of(("seats", other, "colour"))
+            raise src.error(
+                ("seats", seat.name, "colour"),
+                f"seat {other} has this colour already{f' (line {line})' if line else ''}: "
+                "give each seat its own",
+            )
+        taken[rgb] = seat.name
+
+
+def _check_layouts(src: TomlSource, settings: AppSettings) -> None:
+    """Every layout file the config names is read now, the fixed game's or not: a missing
+    or broken one is said at its key, not found on the day the menu offers its game."""
+    for game, path in settings.layouts.items():
+        try:
+            Layout.load(path)
+        except ConfigError as exc:
+            raise src.error(("app", "layouts", game), str(exc)) from None
+
+
+def _check_registry(src: TomlSource, bridge: BridgeConfig) -> None:
+    """A card registry the config names must read (a missing one is an empty registry that
+    `tavola cards learn` fills): its fault is said at `[scanner] cards`."""
+    from .cards import CardError, CardRegistry
+
+    scanner = bridge.scanner
+    if scanner is None or scanner.cards is None or not Path(scanner.cards).exists():
+        return
+    try:
+        CardRegistry.load(scanner.cards)
+    except (ConfigError, CardError) as exc:
+        raise src.error(("scanner", "cards"), str(exc)) from None
 
 
 def _check_tables(src: TomlSource) -> None:
@@ -390,7 +444,13 @@ class Appliance:
         self.buttons = Buttons(
             hw, clock=clock, events=self.events, thread=button_thread, pin_factory=pin_factory
         )
-        self.journal = Journal(journal_path or config.app.journal)
+        try:
+            self.journal = Journal(journal_path or config.app.journal)
+        except JournalError as exc:  # said at the key that names it, when the file does
+            where = config.at.get(("app", "journal"))
+            if journal_path is not None or where is None:
+                raise
+            raise JournalError(f"{where}: {exc}") from None
         if self.journal.report is not None and say is not None:  # found at open, and kept
             say(self.journal.report[:1].upper() + self.journal.report[1:] + ".")
         compositors = {
@@ -449,7 +509,8 @@ class Appliance:
             try:
                 layout.check_fits({layout.default_strip: count})
             except ConfigError as exc:
-                problems.append(f"{exc} (config {config.source}: [strip] count)")
+                where = config.at.get(("strip", "count"), f"{config.source}: [strip] count")
+                problems.append(f"{exc} (config {where})")
             else:
                 fitting[name] = layout
         if (config.app.game is not None and problems) or not fitting:
@@ -481,11 +542,15 @@ class Appliance:
     def _with_data(config: Config, games: list[str]) -> list[str]:
         """The games whose component data loads: an owner's data file the game refuses
         (file:line and key) stops a fixed game from starting, and leaves a game out of a
-        menu of several, said in the log either way."""
+        menu of several, said in the log either way. A file that cannot be read at all
+        stops the table: the service is misinstalled, and a menu silently short of a game
+        (or playing it with the shipped guesses) would hide that."""
         fit = []
         for g in games:
             try:
                 engine.get(g).data()
+            except DataUnreadable as exc:  # the service's permissions: not a menu choice
+                raise ConfigError(f"{exc}; the table was not started") from None
             except DataError as exc:
                 if config.app.game:
                     raise ConfigError(f"{exc} (the component data of [app] game)") from None

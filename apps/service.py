@@ -70,8 +70,8 @@ class Notifier:
         address = os.environ.get("NOTIFY_SOCKET") or None
         usec = os.environ.get("WATCHDOG_USEC")
         pid = os.environ.get("WATCHDOG_PID")
-        watchdog = int(usec) if usec and usec.isdigit() else None
-        if pid and pid.isdigit() and int(pid) != os.getpid():
+        watchdog = int(usec) if usec and usec.isascii() and usec.isdigit() else None
+        if pid and pid.isascii() and pid.isdigit() and int(pid) != os.getpid():
             watchdog = None  # the watchdog is meant for another process
         return cls(address, watchdog)
 

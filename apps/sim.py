@@ -312,11 +312,14 @@ class ButtonBot:
         if others:
             self.command(rng.choice(others), rng.choice(["next", "select", "previous"]))
 
-    def play(self, players: int, max_presses: int = 200_000) -> bool:
+    def play(
+        self, players: int, max_presses: int = 200_000, stop: Callable[[], bool] | None = None
+    ) -> bool:
         """From wherever the table is (idle, seating, mid-game) to game over. False when the
-        game had not ended after `max_presses` presses (a rulebook may allow endless play)."""
+        game had not ended after `max_presses` presses (a rulebook may allow endless play),
+        or when `stop()` says pressing on is pointless (a demo's journal refused a write)."""
         while not self.table.app.status().over:
-            if self.presses > max_presses:
+            if self.presses > max_presses or (stop is not None and stop()):
                 return False
             self.advance(players)
         return True

@@ -34,6 +34,21 @@ def user_override_path(game: str) -> Path:
     return Path(xdg) / "tavola" / "data" / f"{game}.toml"
 
 
+def owner_file(game: str) -> Path | None:
+    """The owner's file of `game` if there is one to read (see `present`)."""
+    return present(user_override_path(game))
+
+
+def present(path: Path) -> Path | None:
+    """`path` if there is a file there to read: also when it cannot even be looked at (a
+    directory without permission), so that reading it says why in one line
+    (engine.core.DataUnreadable) instead of the look itself failing with a traceback."""
+    try:
+        return path if path.is_file() else None
+    except OSError:
+        return path
+
+
 def _header(game: engine.Game) -> str:
     return (
         f"# {game.title}: this copy's components, where they differ from or confirm the\n"
@@ -47,8 +62,7 @@ def use_owner_data() -> None:
     Nothing is read yet: each game's file is read and checked when that game is first used
     (`engine.Game.data()`), so a mistake in one game's file does not stop another game."""
     for name in engine.games():
-        path = user_override_path(name)
-        engine.get(name).use_data_file(path if path.is_file() else None)
+        engine.get(name).use_data_file(owner_file(name))
 
 
 def write_owner_groups(

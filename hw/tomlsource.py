@@ -8,6 +8,7 @@ dotted keys, and inline tables (whose inner keys report their parent's line).
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Iterator
@@ -41,7 +42,8 @@ def _split_key(dotted: str) -> Key:
 
 def dotted(key: Key) -> str:
     """A key path as it would be written in the file (quoting parts that need it)."""
-    return ".".join(p if re.fullmatch(_BARE, p) else f'"{p}"' for p in key)
+    # quoted as TOML would: a control character shows as \u0007, not raw in the message
+    return ".".join(p if re.fullmatch(_BARE, p) else json.dumps(p, ensure_ascii=False) for p in key)
 
 
 @dataclass

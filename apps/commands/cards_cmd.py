@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from engine.core import CardFaces, DataError, counted
+from engine.core import CardFaces, DataError, counted, typed_digits, whole_number
 from firmware_bridge.config import HID_LAYOUTS
 from hw.tomlsource import ConfigError
 
@@ -275,6 +275,9 @@ def _choose(names: list[str], ask: Callable[[str], str], faces: CardFaces | None
             return None
         if not answer:
             return ""
+        if typed_digits(answer):
+            print(f"'{answer}': type the numbers with the digits 0-9.", file=sys.stderr)
+            continue
         named = _listed(answer, names)
         if named is not None:
             return named
@@ -292,8 +295,9 @@ def _choose(names: list[str], ask: Callable[[str], str], faces: CardFaces | None
 
 def _listed(answer: str, names: list[str]) -> str | None:
     """A card of the list, by its number or its notation."""
-    if answer.isdigit() and 1 <= int(answer) <= len(names):
-        return names[int(answer) - 1]  # a lone number is the list's: a face says more
+    number = whole_number(answer)
+    if number is not None and 1 <= number <= len(names):
+        return names[number - 1]  # a lone number is the list's: a face says more
     if answer.lower() in names:
         return answer.lower()
     return None

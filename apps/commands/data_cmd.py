@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.core import DataError, Game
+from engine.core import DataError, DataUnreadable, Game
 
 from .. import datacheck
-from ..userdata import user_override_path
+from ..userdata import present, user_override_path
 
 USAGE = (
     "tavola data GAME [--provisional] [--template] [--override FILE]\n"
@@ -89,7 +89,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     game = engine.get(args.check_game)
     path = Path(args.override) if args.override else user_override_path(game.name)
     try:
-        data = game.load_data(path) if path.is_file() else game.load_data()
+        data = game.load_data(present(path))
+    except DataUnreadable as exc:  # its remedy is in the message: one line
+        return _fail(f"{exc}; nothing was asked")
     except DataError as exc:
         return _fail(f"{exc}\n(fix or move the file, then run the check again)")
     return walk(game.name, data, path, ask=input, say=print)
@@ -151,9 +153,8 @@ def walk(
 
 def _summary(game: str, path: Path, saved: int, skipped: int) -> str:
     """What the check wrote, and what is left a guess (read back from the file)."""
-    left = len(
-        datacheck.questions(game, engine.get(game).load_data(path) if path.is_file() else None)
-    )
+    written = present(path)
+    left = len(datacheck.questions(game, engine.get(game).load_data(written) if written else None))
     return f"{saved} values written; {left} still provisional" + (
         f" ({skipped} skipped)." if skipped else "."
     )

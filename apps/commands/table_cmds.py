@@ -76,6 +76,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
             table.close()
 
 
+def _remedy(args: argparse.Namespace) -> str:
+    """What to do about a journal that refused the demo's write."""
+    if args.db:
+        return "free space on its disk or choose another --db"
+    return "free space on its disk"
+
+
 def _demo_problem(game: Game[Any], players: int, bots: int) -> str | None:
     """Why --players or --bots cannot seat this game, if they cannot."""
     if not game.min_players <= players <= game.max_players:
@@ -103,7 +110,8 @@ def _play_demo(
     args: argparse.Namespace,
     say: Callable[[str], None],
 ) -> int:
-    """A bot presses the buttons until the game ends; 1 if it never does."""
+    """A bot presses the buttons until the game ends; 1 if it never does, SystemExit (one
+    line) when the journal refuses a write."""
     from ..sim import ButtonBot, final_lines, strip_of
 
     plural = "s" if args.bots > 1 else ""
@@ -113,7 +121,12 @@ def _play_demo(
     table.app.tick()
     pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
     bot = ButtonBot(table, clock, args.seed, noise=args.noise, on_press=pace)
-    if not bot.play(players):
+    # nobody frees the disk during a demo: pressing on against a refused journal would be
+    # a refused press, and a line, per bot step for ever (the table itself retries)
+    if not bot.play(players, stop=lambda: table.app.journal_refusal is not None):
+        refusal = table.app.journal_refusal
+        if refusal is not None:  # said once the table is closed: the last line, exit 2
+            raise SystemExit(f"tavola demo: stopped, {refusal}; {_remedy(args)}")
         say(f"Stopped after {bot.presses} button presses: the game had not ended.")
         return 1
     for line in final_lines(table):

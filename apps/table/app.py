@@ -142,6 +142,8 @@ class TableApp:
         self.table_log = TableLog()  # the sentences as people read them (status().log)
         self._status: tuple[tuple[Any, ...], Status] | None = None
         self._refused: list[str] | None = None  # the refusals of the command being done
+        #: why the journal last refused a write: a table waits for it, a demo stops there
+        self.journal_refusal: str | None = None
         self._compositors = dict(compositors or {})
         self.cards = cards
         self.new_card: tuple[str, int] | None = None  # a tag not yet known, and its draw
@@ -234,6 +236,7 @@ class TableApp:
     def journal_refused(self, why: str, what: str, *, seats: Sequence[str] | None = None) -> None:
         """Said at every seat (red) and in the log: the journal refused a write."""
         log.error("%s", why)
+        self.journal_refusal = why
         self.flash_all(f"{why[:1].upper()}{why[1:]}: {what}.", seats=seats)
 
     # --- start-up ------------------------------------------------------------------

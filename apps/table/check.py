@@ -25,7 +25,7 @@ from engine.core import Action, DataError
 from .. import datacheck
 from ..journal import JournalError
 from ..menu import Menu
-from ..userdata import user_override_path
+from ..userdata import present, user_override_path
 from .ports import Table
 
 log = logging.getLogger("tavola.table")
@@ -44,7 +44,7 @@ def unchecked(game: str) -> tuple[Path, list[datacheck.Question]]:
     path = user_override_path(game)
     g = engine.get(game)
     try:
-        data = g.load_data(path) if path.is_file() else g.load_data()
+        data = g.load_data(present(path))
     except (DataError, OSError) as exc:
         log.warning("component check of %s not offered: %s", game, exc)
         return path, []

@@ -29,7 +29,7 @@ from engine.core import DataError, GameData
 
 from .. import datacheck
 from ..safefile import FileChanged
-from ..userdata import user_override_path
+from ..userdata import present, user_override_path
 
 if TYPE_CHECKING:
     from ..runtime import Appliance
@@ -42,7 +42,7 @@ _LOCK = threading.Lock()  # two phones at once: one after the other, each on the
 def _data(game: str) -> tuple[Path, GameData]:
     """The owner's file of `game` and the data it makes, read now (DataError: refused)."""
     path = user_override_path(game)
-    return path, engine.get(game).load_data(path if path.is_file() else None)
+    return path, engine.get(game).load_data(present(path))
 
 
 def _item(question: datacheck.Question, guess: Any) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The engine contract shared by every game (see docs/engine.md)."""
 
-from .action import CHANCE, QUIET, Action, Event, normalise
-from .data import DataError, GameData, Group, load_game_data, value_problem
+from .action import CHANCE, QUIET, Action, Event, normalise, typed_digits, whole_number
+from .data import DataError, DataUnreadable, GameData, Group, load_game_data, value_problem
 from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
 from .fields import (
@@ -46,6 +46,7 @@ __all__ = [
     "CardFaces",
     "Codec",
     "DataError",
+    "DataUnreadable",
     "Event",
     "Field",
     "Fields",
@@ -86,7 +87,9 @@ __all__ = [
     "revealing",
     "seat_name",
     "tuples",
+    "typed_digits",
     "value_problem",
+    "whole_number",
 ]
 
 

@@ -70,6 +70,18 @@ and any it still appends are dropped. A rule never reads back the events it made
 the state it leaves is the same either way (tests/engine/test_fast_playout.py)."""
 
 
+def whole_number(text: str) -> int | None:
+    """`text` as a number when it is ASCII digits only, else None: `str.isdigit()` also
+    takes '²' (which `int()` refuses: a traceback) and `isdecimal()` takes '٣', and
+    neither is what a person at the table meant to type."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def typed_digits(text: str) -> bool:
+    """Whether `text` has a digit that is not 0-9 ('²', '٣'): worth its own answer."""
+    return any(c.isdigit() and not c.isascii() for c in text)
+
+
 def normalise(text: str) -> str:
     """Fold case and white space so that typed input matches the notation."""
     return " ".join(text.lower().split())

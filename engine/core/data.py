@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .errors import DataError
+from .errors import DataError, DataUnreadable
 
 PROVENANCES = ("rulebook", "derived", "public", "provisional", "override", "owner")
 META_KEYS = ("provenance", "source", "ask")
@@ -202,7 +202,7 @@ def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{path}: {exc}") from None
     except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+        raise DataUnreadable(path, exc) from None
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None
 
@@ -273,6 +273,6 @@ def _read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror})") from None
+        raise DataUnreadable(path, exc) from None
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None

@@ -31,3 +31,13 @@ class GameOver(IllegalAction):
 
 class DataError(ValueError):
     """A component-data file is malformed; the message names the file and the key."""
+
+
+class DataUnreadable(DataError):
+    """An owner's data file exists but cannot be read (its permissions, a directory in its
+    place): the remedy is the file's, not its contents, so the app may say so apart."""
+
+    def __init__(self, path: object, exc: OSError) -> None:
+        reason = (exc.strerror or str(exc)).lower()
+        super().__init__(f"cannot read {path}: {reason}; fix its permissions or remove it")
+        self.path = str(path)

@@ -67,7 +67,7 @@ class Option:
         if not isinstance(value, str):
             raise ValueError(f"{wanted}, not {value!r}")
         parts = [p.strip() for p in value.split(",")] if value.strip() else []
-        if not all(p.isdigit() for p in parts) or len(set(parts)) != len(parts):
+        if not all(p.isascii() and p.isdigit() for p in parts) or len(set(parts)) != len(parts):
             raise ValueError(f"{wanted}, each once, not {value!r}")
         top = players if players is not None else 6
         if any(not 1 <= int(p) <= top for p in parts):

@@ -307,7 +307,7 @@ class StrozzisTurn(Rule["FlorenceState"]):
     @staticmethod
     def _card_refusal(state: FlorenceState, word: str) -> str | None:
         solo = solo_of(state)
-        if not (word.isdigit() and 1 <= int(word) <= CARDS):
+        if not (word.isascii() and word.isdigit() and 1 <= int(word) <= CARDS):
             return f"Strozzi's cards are numbered 1-{CARDS}." if draw_pool(state) else None
         bit = 1 << (int(word) - 1)
         if solo.aside & bit:

@@ -143,7 +143,7 @@ def _loc(value: object, where: str, n: int) -> int:
 
 def _road(text: str, where: str, n: int) -> tuple[int, int]:
     a, _, b = str(text).partition("-")
-    if not (a.isdigit() and b.isdigit()):
+    if not (a.isascii() and a.isdigit() and b.isascii() and b.isdigit()):
         raise DataError(f"florence data: {where}: road {text!r} must look like '4-5'")
     x, y = _loc(int(a), where, n), _loc(int(b), where, n)
     return (x, y) if x < y else (y, x)

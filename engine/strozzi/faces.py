@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from engine.core import DataError
+from engine.core import DataError, typed_digits
 
 from .rules import GOODS_SHOWN, NO_TOKEN, SAILS, SCROLLS, TOKEN, Rules, _ships
 
@@ -69,7 +69,9 @@ class ShipFaces:
         scrolls: int | None = None
         token: bool | None = None
         for word in words:
-            if word.isdecimal():
+            if typed_digits(word):
+                raise ValueError(f"'{word}': write the numbers with the digits 0-9")
+            if word.isascii() and word.isdecimal():
                 if sails is not None:
                     raise ValueError(f"two sail counts ({sails} and {word}): a card shows one")
                 sails = self._count(word, SAILS, "sails")

@@ -418,7 +418,7 @@ def _track(group: Any) -> tuple[int, dict[int, int]]:
 def _token(name: str, ports: tuple[str, ...]) -> Token:
     """`arts-1-venice`: category, value, and the port whose marker a value-1 token moves."""
     parts = name.split("-")
-    if len(parts) not in (2, 3) or not parts[1].isdecimal():
+    if len(parts) not in (2, 3) or not (parts[1].isascii() and parts[1].isdecimal()):
         raise DataError(
             f"[progress_tokens] {name}: a token is named like arts-2 or sciences-1-venice"
         )

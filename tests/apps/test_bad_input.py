@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import subprocess
 import tomllib
 from collections.abc import Iterator
@@ -23,6 +25,7 @@ import engine
 from apps import runtime
 from apps.cards import CardError, CardReader, CardRegistry, match
 from apps.cli import build_parser, main
+from apps.journal import JournalError
 from apps.sim import ButtonBot, ManualClock, demo_config_text
 from engine.core import CHANCE
 from hw.schema import (
@@ -575,3 +578,274 @@ def test_a_bad_card_registry_entry_is_a_refused_scan(make_table) -> None:
     assert json.dumps(app.state.to_dict()) == before
     assert any("not a possible draw" in line for line in make_table.said)
     assert engine.get("strozzi")
+
+
+# --- an owner's data file that cannot be read ----------------------------------------------------
+def _without_root_reading() -> None:
+    """In the child: drop the capabilities that let root read any file, so that chmod 000
+    means what it means for the service's user (the tests run as root)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP: gone at the exec
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) refused")
+
+
+def tavola_as_user(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """`tavola argv` as a process that file permissions apply to."""
+    return subprocess.run(
+        [*TAVOLA, *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, **env},
+        preexec_fn=_without_root_reading,
+    )
+
+
+@pytest.mark.parametrize("locked", ["file", "folder"])
+def test_an_unreadable_owner_data_file_is_one_line_never_a_trace(
+    locked: str, tmp_path: Path
+) -> None:
+    """chmod 000 on the owner's file (or on its folder): the commands that play with people
+    or write answers refuse in one line; a demo of bots says so and plays the shipped data."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    owners = folder / "strozzi.toml"
+    owners.write_text("# nothing corrected yet\n")
+    config = tmp_path / "tavola.toml"
+    config.write_text(demo_config_text("strozzi", 3, journal=tmp_path / "j.db", seed=1))
+    env = {"TAVOLA_DATA_DIR": str(folder)}
+    (folder if locked == "folder" else owners).chmod(0)
+    said = f"cannot read {owners}: permission denied; fix its permissions or remove it"
+    try:
+        for argv, status in (
+            (["run", "--config", str(config)], 2),
+            (["sim", "strozzi", "--seats", "3"], 2),
+            (["cards", "learn", "strozzi"], 2),
+            (["data", "strozzi"], 1),
+            (["data", "check", "strozzi"], 1),
+        ):
+            out = tavola_as_user(argv, env)
+            assert "Traceback" not in out.stderr, (argv, out.stderr)
+            assert out.returncode == status, (argv, out.stderr)
+            (line,) = [x for x in out.stderr.splitlines() if said in x]
+            assert "Table ready" not in out.stderr, argv
+            assert line == out.stderr.splitlines()[-1], (argv, out.stderr)
+        out = tavola_as_user(["demo", "strozzi", "--seed", "1"], env)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.splitlines() == [
+            f"tavola: warning: {said}; going on with the shipped data"
+        ]
+    finally:
+        folder.chmod(0o755)
+        owners.chmod(0o644)
+
+
+# --- numbers typed by a person: ASCII digits only ------------------------------------------------
+def test_cards_learn_asks_again_for_a_number_in_other_digits(tmp_path: Path) -> None:
+    """'²' passes `str.isdigit()` but not `int()`: it was a traceback at the card prompt;
+    now it is one line and the question again, as is '٣', which `int()` would have taken."""
+    registry = tmp_path / "cards.toml"
+    answers = "CODE1\n²\n٣\n1\nq\n"
+    out = subprocess.run(
+        [*TAVOLA, "cards", "learn", "florence", "--keyboard", "--cards", str(registry)],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)},
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.splitlines() == [
+        "'²': type the numbers with the digits 0-9.",
+        "'٣': type the numbers with the digits 0-9.",
+    ]
+    assert "1 card paired" in out.stdout
+    faces = subprocess.run(
+        [*TAVOLA, "cards", "learn", "strozzi", "--faces"],
+        input="5 g²\n٣ g1\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "TAVOLA_DATA_DIR": str(tmp_path)},
+    )
+    assert faces.returncode == 0 and "Traceback" not in faces.stderr, faces.stderr
+    assert "'g²': write the numbers with the digits 0-9" in faces.stdout
+    assert "'٣': write the numbers with the digits 0-9" in faces.stdout
+
+
+@pytest.mark.parametrize("seats", ["²", "٣", "1,²"])
+def test_a_seats_option_in_other_digits_names_the_option(seats: str) -> None:
+    out = subprocess.run(
+        [*TAVOLA, "demo", "strada_romana", "--option", f"named_tiles={seats}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode != 0
+    (line,) = out.stderr.splitlines()
+    assert "option named_tiles must name seats as numbers" in line, line
+
+
+# --- a journal on a full disk ---------------------------------------------------------------------
+@pytest.mark.parametrize("free_kib", [64, 96])
+def test_demo_on_a_full_disk_stops_with_one_line(free_kib: int, tmp_path: Path) -> None:
+    """A real tmpfs, full but for `free_kib`: the journal opens, then refuses a write (at
+    the game's start, or at an action). The table keeps retrying, rightly; the demo's bots
+    pressed on against the refusal, a line per press, for ever (40,000 lines in 45 s)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
+        capture_output=True,
+        text=True,
+    )
+    assert mount.returncode == 0, f"a tmpfs is needed for a real full disk: {mount.stderr}"
+    try:
+        (disk / "fill").write_bytes(bytes((256 - free_kib) * 1024))
+        out = subprocess.run(
+            [*TAVOLA, "demo", "strozzi", "--seed", "1", "--db", str(disk / "j.db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert len(out.stdout.splitlines()) < 40, out.stdout[-2000:]
+    last = out.stderr.splitlines()[-1]
+    assert last == (
+        f"tavola demo: stopped, journal {disk}/j.db cannot be written: the disk is full; "
+        "free space on its disk or choose another --db"
+    ), out.stderr
+
+
+# --- wrong configs, start-up included ------------------------------------------------------------
+def _set(data: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    """`place`, where None removes the key and a dict replaces the whole table."""
+    node = data
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+    if value is None:
+        node.pop(path[-1], None)
+    else:
+        node[path[-1]] = value
+
+
+#: (what is wrong, edits of the fixed-game config (key path, value), the key the line names)
+WRONG_CONFIGS: list[tuple[str, list[tuple[tuple[str, ...], Any]], str]] = [
+    ("a string for a number", [(("pipeline", "brightness"), "0.5")], "pipeline.brightness"),
+    ("a bool for a number", [(("pipeline", "budget_ma"), True)], "pipeline.budget_ma"),
+    ("a float for a count", [(("strip", "count"), 438.0)], "strip.count"),
+    ("a bool for a string", [(("app", "chance"), True)], "app.chance"),
+    ("a negative brightness", [(("pipeline", "brightness"), -0.1)], "pipeline.brightness"),
+    ("a zero budget", [(("pipeline", "budget_ma"), 0)], "pipeline.budget_ma"),
+    ("a huge budget", [(("pipeline", "budget_ma"), 10**12)], "pipeline.budget_ma"),
+    ("a zero LED count", [(("strip", "count"), 0)], "strip.count"),
+    ("a strip too short for the game", [(("strip", "count"), 10)], "strip.count"),
+    ("a negative pin", [(("seats", "1", "select"), -1)], "seats.1.select"),
+    ("a pin past 27", [(("seats", "1", "select"), 99)], "seats.1.select"),
+    ("one pin at two seats", [(("seats", "2", "select"), 6)], "seats.2.select"),
+    ("one pin at a seat and the table", [(("table", "undo"), 6)], "table.undo"),
+    (
+        "a seat's pin on the strip's",
+        [(("strip", "backend"), "ws281x"), (("strip", "pin"), 21)],
+        "seats.3.select",
+    ),
+    ("a misspelt key", [(("pipeline", "brightnes"), 0.5)], "pipeline.brightnes"),
+    ("a misspelt table", [(("pipline",), {"brightness": 0.5})], "pipline"),
+    ("an empty game name", [(("app", "game"), "")], "app.game"),
+    ("an unknown game", [(("app", "game"), "monopoly")], "app.game"),
+    ("an option the game lacks", [(("app", "options", "nosuch"), 1)], "app.options.nosuch"),
+    ("an option of a wrong type", [(("app", "options", "first"), "x")], "app.options.first"),
+    ("a float option for a choice", [(("app", "options", "first"), 1.0)], "app.options.first"),
+    ("a negative seed", [(("app", "seed"), -1)], "app.seed"),
+    ("a float seed", [(("app", "seed"), 1.5)], "app.seed"),
+    ("a name too long", [(("app", "names", "1"), "x" * 500)], "app.names.1"),
+    ("a name with a control character", [(("app", "names", "1"), "a\u0007b")], "app.names.1"),
+    ("an empty name", [(("app", "names", "1"), "")], "app.names.1"),
+    ("a name for no seat", [(("app", "names", "9"), "Ann")], "app.names.9"),
+    ("a bot for no seat", [(("app", "bots", "9"), "greedy")], "app.bots.9"),
+    ("an empty journal path", [(("app", "journal"), "")], "app.journal"),
+    ("a journal in /proc", [(("app", "journal"), "/proc/tavola/j.db")], "app.journal"),
+    ("a journal below a file", [(("app", "journal"), "/etc/hostname/j.db")], "app.journal"),
+    ("a folder for the journal", [(("app", "journal"), "/tmp")], "app.journal"),
+    ("port 0", [(("web", "port"), 0)], "web.port"),
+    ("port 70000", [(("web", "port"), 70000)], "web.port"),
+    ("a host name for an address", [(("web", "address"), "localhost")], "web.address"),
+    ("a bad address", [(("web", "address"), "999.1.1.1")], "web.address"),
+    ("a phone seat without [web]", [(("seats", "4"), {"kind": "phone"})], "seats.4.kind"),
+    (
+        "two seats one colour",
+        [(("seats", "1", "colour"), "#ff0000"), (("seats", "2", "colour"), "#ff0000")],
+        "seats.2.colour",
+    ),
+    (
+        "a missing layout of the game",
+        [(("app", "layouts", "strozzi"), "/nonexistent/strozzi.toml")],
+        "app.layouts.strozzi",
+    ),
+    (
+        "a missing layout of another game",
+        [(("app", "layouts", "florence"), "/nonexistent/florence.toml")],
+        "app.layouts.florence",
+    ),
+    (
+        "a card registry that is not TOML",
+        [(("scanner",), {"cards": "/etc/hostname"})],
+        "scanner.cards",
+    ),
+]
+
+
+@pytest.mark.parametrize(("edits", "key"), [pytest.param(e, k, id=w) for w, e, k in WRONG_CONFIGS])
+def test_a_wrong_config_is_refused_before_the_table_starts(
+    edits: list[tuple[tuple[str, ...], Any]], key: str, tmp_path: Path
+) -> None:
+    """Parsed, checked and started as `tavola run` does: the refusal must come before a
+    table exists, in one line naming the file, the line and the key."""
+    data = tomllib.loads(demo_config_text("strozzi", 3, journal=tmp_path / "j.db", seed=1))
+    for path, value in edits:
+        _set(data, path, value)
+    file = tmp_path / "tavola.toml"
+    file.write_text(toml_dump(data))
+    table = None
+    with pytest.raises((ConfigError, JournalError)) as info:
+        config = runtime.load(file)
+        runtime.Appliance.check(config)
+        table = runtime.Appliance(config, button_thread=False)
+    if table is not None:
+        table.close()
+    message = str(info.value)
+    assert "\n" not in message and message.isprintable(), message
+    assert re.search(rf"{re.escape(str(file))}:\d+: {re.escape(key)}\b", message), message
+
+
+def test_run_names_the_key_of_a_journal_it_cannot_open(tmp_path: Path) -> None:
+    """The real command: a journal path it cannot open stops `run` before the table is
+    ready, one line with the config's file, line and key (it used to name none of them)."""
+    text = demo_config_text("strozzi", 3, journal=Path("/proc/tavola/j.db"), seed=1)
+    config = tmp_path / "tavola.toml"
+    config.write_text(text)
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if t.startswith("journal"))
+    out = subprocess.run(
+        [*TAVOLA, "run", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 2, out.stderr
+    (said,) = out.stderr.splitlines()
+    assert said.startswith(f"ERROR: {config}:{line}: app.journal: "), said
+    assert "journal /proc/tavola/j.db" in said, said
+
+
+def test_a_seat_name_with_a_control_character_is_shown_escaped(tmp_path: Path) -> None:
+    """The key is quoted as TOML writes it: a raw BEL in the message rang the terminal."""
+    data = tomllib.loads(demo_config_text("strozzi", 3, journal=tmp_path / "j.db", seed=1))
+    data["seats"]["a\u0007"] = {"kind": "one", "button": 4}
+    with pytest.raises(ConfigError) as info:
+        runtime.parse_text(toml_dump(data))
+    message = str(info.value)
+    assert message.isprintable() and 'seats."a\\u0007"' in message, message
