@@ -3,6 +3,7 @@ and repairs put together."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
@@ -15,6 +16,8 @@ from .errors import Corrupt, JournalError
 from .records import GameRecord, UndoneAction
 from .rows import load_game
 from .store import LOCK_TIMEOUT_S, Store
+
+log = logging.getLogger("apps.journal")
 
 
 class Journal:
@@ -39,6 +42,7 @@ class Journal:
         self.repair = repair
         self.report: str | None = None  # what was found at open and what was kept
         self.recovered_from: Path | None = None  # where a corrupt journal was set aside
+        self._closed = False
         self.store = Store(self.path, clock=clock, readonly=readonly, lock_timeout=lock_timeout)
         self._open()
 
@@ -139,8 +143,14 @@ class Journal:
     def close(self) -> None:
         """Fold the write-ahead log into the file, then close: a clean file on shutdown.
         A big journal is copied whole and its backups rotate here, once a day at most."""
+        if self._closed:
+            return  # closed already (a table closed twice on its way out)
+        self._closed = True
         if not self.store.readonly:
-            rotate_if_due(self.store.db, self.path, self.store.lock_timeout, self.store.clock())
+            try:
+                rotate_if_due(self.store.db, self.path, self.store.lock_timeout, self.store.clock())
+            except (sqlite3.Error, OSError) as exc:  # the copies wait for the next close
+                log.warning("journal %s: backups not rotated at close: %s", self.path, exc)
         self.store.close()
 
     def start_game(

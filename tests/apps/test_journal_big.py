@@ -125,3 +125,18 @@ def test_reopen_of_a_big_journal_still_finds_a_damaged_games_table(tmp_path: Pat
     assert again.report is not None and "is damaged" in again.report
     assert [g.id for g in again.history()] == [2, 1]  # from backup-1
     again.close()
+
+
+def test_a_journal_closed_twice_closes_once(tmp_path: Path) -> None:
+    """A table closed on its way out and again by whoever held it (a test's fixture, a
+    service stopping after an error): the second close does nothing, it never raises."""
+    journal = Journal(tmp_path / "twice.db")
+    game = journal.start_game("strozzi", 3, 1, {}, [{"seat": "1", "colour": [1, 2, 3]}], "x")
+    journal.append(game, 1, 0, "flag pirate")
+    journal.close()
+    journal.close()
+    again = Journal(tmp_path / "twice.db")
+    try:
+        assert again.unfinished() is not None and again.report is None
+    finally:
+        again.close()
