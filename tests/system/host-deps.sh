@@ -8,4 +8,4 @@ set -euo pipefail
 exec bash "$(dirname "${BASH_SOURCE[0]}")/../../scripts/system-deps.sh" \
   qemu-system-aarch64=qemu-system-arm qemu-aarch64-static=qemu-user-static \
   debootstrap=debootstrap mke2fs=e2fsprogs dtc=device-tree-compiler \
-  /usr/share/qemu/efi-virtio.rom=ipxe-qemu
+  /usr/lib/ipxe/qemu/efi-virtio.rom=ipxe-qemu
