@@ -23,7 +23,7 @@ from . import runtime
 from .games import table_game
 from .menu import DONE, Menu
 from .runtime import Appliance
-from .table.session import DRAW_GRACE_S
+from .table.session import DRAW_GRACE_S, RETRY_S
 from .table.status import ANY, Status
 
 PRESS_S = 0.05  # how long a bot holds a button for a press
@@ -331,6 +331,9 @@ class ButtonBot:
         seats = [s.name for s in self.table.config.hw.seats if s.kind != "table"][:players]
         status = app.status()
         menu = status.menu
+        if status.blocked:  # the journal refuses writes: the table retries by itself
+            self.wait(RETRY_S)
+            return
         if status.seating:
             joined = {s.seat: s for s in status.seats if s.joined}
             for seat in seats:

@@ -102,6 +102,23 @@ def _demo_journal(args: argparse.Namespace, tmp: Path) -> Path:
     return default_path() if args.keep else tmp / "demo.db"
 
 
+DEMO_PATIENCE_S = 10.0  # how long a demo waits for a refusing journal to accept writes
+
+
+def _journal_gave_up(table: runtime.Appliance, since: dict[str, float]) -> bool:
+    """Whether the demo should stop: its journal has refused writes for DEMO_PATIENCE_S.
+    Until then the bots wait (half a second a step, no busy loop) while the table
+    retries, so a disk freed meanwhile loses nothing; a disk nobody frees ends the demo
+    with one line instead of a refused press, and a line, per step for ever."""
+    if table.app.journal_refusal is None:
+        since.clear()
+        return False
+    now = time.monotonic()
+    first = since.setdefault("at", now)
+    time.sleep(0.5)
+    return now - first > DEMO_PATIENCE_S
+
+
 def _play_demo(
     table: runtime.Appliance,
     clock: ManualClock,
@@ -121,9 +138,7 @@ def _play_demo(
     table.app.tick()
     pace = (lambda: time.sleep(args.pace)) if args.pace > 0 else None
     bot = ButtonBot(table, clock, args.seed, noise=args.noise, on_press=pace)
-    # nobody frees the disk during a demo: pressing on against a refused journal would be
-    # a refused press, and a line, per bot step for ever (the table itself retries)
-    if not bot.play(players, stop=lambda: table.app.journal_refusal is not None):
+    if not bot.play(players, stop=partial(_journal_gave_up, table, {})):
         refusal = table.app.journal_refusal
         if refusal is not None:  # said once the table is closed: the last line, exit 2
             raise SystemExit(f"tavola demo: stopped, {refusal}; {_remedy(args)}")

@@ -271,6 +271,7 @@ class Lobby:
                 str(exc), "the game does not start; press again to retry", seats=players
             )
             return
+        table.journal_refusal = None
         session = Session(
             table,
             game=game,

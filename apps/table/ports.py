@@ -109,6 +109,7 @@ class Table(Protocol):
     clock: Callable[[], float]
     errors: dict[str, float]
     acknowledged: int
+    journal_refusal: str | None  # the journal's last refusal, until it accepts again
     table_log: TableLog
     lobby: Any  # lobby.Lobby
     session: Any  # session.Session | None

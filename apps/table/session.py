@@ -612,6 +612,7 @@ class Session:
             return
         self.unwritten = None
         log.warning("journal %s accepts writes again", journal.path)
+        self.table.journal_refusal = None
         self.table.say("The journal accepts writes again; nothing was lost.")
         if isinstance(u, UnwrittenAction):
             self.state = u.after
