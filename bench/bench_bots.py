@@ -1,4 +1,5 @@
-"""Bots against each other: ISMCTS at one seat against random seats, then greedy seats.
+"""Bots against each other: ISMCTS at one seat against random seats, then against each
+game's purposeful player (bench/baselines: a plan from the rulebook's scoring).
 
 First, random playouts per second of each game at 4 players on the checked and the fast
 path. Then, per game and player count: ISMCTS's win rate as a ratio of its fair share
@@ -25,8 +26,10 @@ import time
 from collections.abc import Iterator
 
 import engine
-from engine.bots import Bot, Budget, GreedyBot, IsmctsBot, RandomBot, outcome, play_game
+from engine.bots import Bot, Budget, IsmctsBot, RandomBot, outcome, play_game
 from engine.core import Action, State, derive, fast_play_out, play_out
+
+from .baselines import PURPOSEFUL
 
 GAMES = 2
 """Games per game, player count and opponent in `make bench` (small: a few minutes)."""
@@ -70,9 +73,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def match(name: str, players: int, opponent: type[Bot], games: int) -> str:
-    """One line: ISMCTS at one seat against `opponent` at the others, over `games`."""
+def match(name: str, players: int, opponent: type[Bot] | None, games: int) -> str:
+    """One line: ISMCTS at one seat against `opponent` at the others (None: the game's
+    purposeful player), over `games`."""
     game = engine.get(name)
+    opponent = opponent or PURPOSEFUL[name]
     timed = Timed(IsmctsBot(BUDGET))
     won = 0.0
     stopped = 0
@@ -138,7 +143,7 @@ def lines(
         yield playout_speed(name, 4)
     for name in names:
         for n in players:
-            for opponent in (RandomBot, GreedyBot):
+            for opponent in (RandomBot, None):
                 yield match(name, n, opponent, games)
     yield f"peak RSS of the process: {rss_mb():.0f} MB"
 
@@ -150,7 +155,8 @@ def run() -> list[str]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bench.bench_bots", description="ISMCTS against random and greedy seats."
+        prog="python -m bench.bench_bots",
+        description="ISMCTS against random seats and each game's purposeful player.",
     )
     parser.add_argument("--games", type=int, default=GAMES, help=f"games per line ({GAMES})")
     parser.add_argument("--players", type=int, nargs="+", default=list(PLAYERS))

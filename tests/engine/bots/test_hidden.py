@@ -202,3 +202,17 @@ def test_every_determinization_is_a_position_the_seat_could_be_in(name: str, pla
                 assert world.legal_actions() == state.legal_actions()
                 assert world.invariants() == []
             state.apply(random_action(state, rng))
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_a_purposeful_player_decides_the_same_without_the_secret(name: str) -> None:
+    """The players the bots are measured against (bench/baselines) know no more than
+    their seat: a gain against them is not won from a player that peeks."""
+    from bench.baselines import PURPOSEFUL
+
+    state, twin = PAIRS[name]()
+    for k in range(3):
+        one = PURPOSEFUL[name]().choose(state, SEAT, derive(k, "bot"))
+        two = PURPOSEFUL[name]().choose(twin, SEAT, derive(k, "bot"))
+        assert one == two
+        assert one in state.legal_actions()
