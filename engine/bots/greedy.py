@@ -12,11 +12,12 @@ judged by its public scores. This module names no game.
 
 from __future__ import annotations
 
+import math
 import random
 
 from engine.core import Action, State
 
-from .base import Trail, leaders_share, outcome
+from .base import Trail, outcome
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -31,13 +32,26 @@ def evaluate(state: State, seat: int) -> float:
 
 
 def judge(world: State, seat: int) -> list[float]:
-    """Each seat's share of a win in an unfinished `world` (a determinization), judged by
-    the game's evaluation from `seat`'s observation: the best standings share it, as
-    `outcome` shares a finished game's win. For a search that stops its playouts early."""
+    """Each seat's reward in an unfinished `world` (a determinization), judged by the
+    game's evaluation from `seat`'s observation: its margin over the best other seat, as
+    a share between 0 and 1 (`margin_share`), so a bigger lead is worth more. For a
+    search that stops its playouts early: a win-or-lose judgement there gave every
+    action that kept the seat in the lead the same reward, passing included."""
     standing = world.game.evaluate_seats(world.observe(seat), seat)
     if len(standing) != world.seats:  # a board the evaluation does not cover: the scores
         return outcome(world)
-    return leaders_share(dict(enumerate(standing)), world.seats)
+    return margin_share(standing, world.game.margin)
+
+
+def margin_share(standing: list[float], margin: float) -> list[float]:
+    """Each seat's lead over the best other seat (negative when behind) through a
+    logistic curve: 0.5 for level, about 0.73 for a lead of `margin`, 0.27 behind by it."""
+    out = []
+    for s, value in enumerate(standing):
+        best_other = max((v for o, v in enumerate(standing) if o != s), default=value)
+        lead = max(-50.0, min(50.0, (value - best_other) / margin))
+        out.append(1.0 / (1.0 + math.exp(-lead)))
+    return out
 
 
 class GreedyBot:

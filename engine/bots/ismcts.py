@@ -16,7 +16,8 @@ one tree for the searching seat, whose nodes are sequences of actions. Each iter
    `SearchStats.capped` and judged by the scores as they stand), and
 4. credits each node with the share of the win of the seat that moved into it.
 
-The decision is the most visited action at the root. The budget is a number of
+The decision is the most visited action at the root (of equally visited ones, the
+best on average). The budget is a number of
 iterations, and, with a clock the caller passes in (the engine reads no clock), seconds.
 """
 
@@ -30,8 +31,10 @@ from dataclasses import dataclass, field
 from engine.core import CHANCE, Action, State, draw_chance, fast_play_out
 
 from .base import Trail, outcome
-from .greedy import judge
+from .greedy import evaluate, judge
 
+ALIKE = 2
+"""Actions of one value kept in a shortlist (`IsmctsBot.shortlist`)."""
 EXPLORATION = 0.7
 """UCB1's exploration constant for rewards in [0, 1] (sqrt(2)/2, a common choice)."""
 
@@ -94,6 +97,9 @@ class IsmctsBot:
     repeats: bool = False
     """False: the bot does not go back to a position the game has been in (`Trail`)."""
     trail: Trail = field(default_factory=Trail)
+    shortlist: bool = True
+    """Search only the game's `Game.shortlist` best root actions by its evaluation one
+    step ahead (`engine.bots.greedy.evaluate`), where it sets one; False: all of them."""
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         self.stats.decisions += 1
@@ -109,6 +115,9 @@ class IsmctsBot:
         the trail refused)."""
         if len(legal) == 1:
             return legal[0]
+        keep = state.game.shortlist if self.shortlist else None
+        if keep is not None and len(legal) > keep:
+            legal = self._shortlisted(state, seat, rng, legal, keep)
         allowed = frozenset(a.text for a in legal)
         root = _Node(seat)
         budget = self.budget
@@ -119,8 +128,33 @@ class IsmctsBot:
             self.stats.iterations += 1
             if clock is not None and clock() - start >= budget.seconds:  # type: ignore[operator]
                 break
-        visits = [root.children[a.text].visits if a.text in root.children else -1 for a in legal]
-        return legal[visits.index(max(visits))]
+
+        def rank(action: Action) -> tuple[int, float]:
+            child = root.children.get(action.text)
+            return (-1, 0.0) if child is None else (child.visits, child.reward / child.visits)
+
+        return max(legal, key=rank)  # the most visited; of those, the best on average
+
+    @staticmethod
+    def _shortlisted(
+        state: State, seat: int, rng: random.Random, legal: tuple[Action, ...], keep: int
+    ) -> tuple[Action, ...]:
+        """The `keep` actions of `legal` the evaluation likes best one step ahead, on one
+        determinization, in the legal order; of actions it values alike (a pass ring's
+        nine places) only `ALIKE` are kept, the first in the legal order."""
+        world = state.game.determinize(state, seat, rng)
+        values = []
+        for action in legal:
+            after = world.clone()
+            after.apply(action)
+            values.append(evaluate(after, seat))
+        ranked: list[int] = []
+        alike: dict[float, int] = {}
+        for i in sorted(range(len(legal)), key=lambda i: -values[i]):
+            if alike.get(values[i], 0) < ALIKE:
+                alike[values[i]] = alike.get(values[i], 0) + 1
+                ranked.append(i)
+        return tuple(legal[i] for i in sorted(ranked[:keep]))
 
     def _iterate(
         self, state: State, seat: int, root: _Node, rng: random.Random, allowed: frozenset[str]

@@ -269,6 +269,16 @@ class Game(ABC, Generic[S]):
     position by `evaluate_seats` (engine.bots.ismcts); None: every playout goes to the
     end. A game whose random games are slow cuts them short here."""
 
+    shortlist: ClassVar[int | None] = None
+    """How many of a decision's actions a bot's search considers, the best by
+    `evaluate_seats` one step ahead (engine.bots.ismcts); None: all. For a game whose
+    turns offer dozens of actions, most of them plainly worse, where the search's
+    playouts would otherwise be spread too thin to tell the good ones apart."""
+
+    margin: ClassVar[float] = 10.0
+    """A clear lead in `evaluate_seats`'s currency: a search judging a position by the
+    evaluation rewards a lead of this much with about 0.73 (engine.bots.greedy.judge)."""
+
     def evaluate_seats(self, obs: Observation, seat: int) -> list[float]:
         """Each seat's standing as `seat` sees it in `obs` (its own observation): what the
         greedy bot plays for (its own standing against the best other's) and what a

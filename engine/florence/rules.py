@@ -54,7 +54,7 @@ from engine.core import (
     tuples,
 )
 
-from . import invariants, observation, score_words, solo
+from . import evaluation, invariants, observation, score_words, solo
 from .actions import (
     BRAG,
     DISPATCH,
@@ -529,18 +529,24 @@ class FlorenceGame(Game[FlorenceState]):
                     for c in state.hands[other]
                 )
 
-    horizon = 30
-    """About an eighth of a 3-player game. Random games are 5-10 times slower than
-    Strozzi's: played to the end, a search took its 0.2 s bound with fewer than 48
-    playouts; cut here, it makes them in about a quarter of the time (docs/bots.md)."""
+    horizon = 0
+    """A search judges each new node by the evaluation at once, with no random playout
+    after it: random seats waste time on moves that score nothing, so a playout made
+    the seat that stopped acting (passing, then taking bonuses) look ahead, and the bot
+    passed nearly every round. The evaluation counts the queue scoring to come
+    (engine.florence.evaluation), so the tree itself looks ahead (docs/bots.md)."""
+
+    shortlist = 8
+    """A turn offers ~40 actions (nine places for a pass ring alone): with 48 playouts
+    each had one or two, and the choice among them was noise."""
+
+    margin = 30.0
+    """A clear lead in expected VP (final scores run to 150-250 at 3 players)."""
 
     def evaluate_seats(self, obs: Observation, seat: int) -> list[float]:
-        """For the bots: Victory Points, plus a quarter point per unit of time (time buys
-        actions and scores at the end) and half a point per scandal card in hand."""
-        return [
-            b.vp + b.time / 4 + b.hand_size / 2
-            for b in cast(observation.FlorenceObservation, obs).boards
-        ]
+        """For the bots: each seat's expected VP as the table stands, the queue scoring to
+        come included (engine.florence.evaluation)."""
+        return evaluation.evaluate(cast(observation.FlorenceObservation, obs))
 
     def resolve_options(self, players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
         """Solo difficulty switches not given follow the `difficulty` preset; all are recorded,

@@ -50,7 +50,7 @@ from engine.core import (
     seat_name,
 )
 
-from . import record, score_words
+from . import evaluation, record, score_words
 from .board import (
     ARRIVED,
     TO_ROME,
@@ -416,12 +416,13 @@ class StradaRomanaGame(Game[StradaRomanaState]):
     random games, played to the end, kept a search below 48 playouts in 0.2 s
     (docs/bots.md)."""
 
+    margin = 4.0
+    """A clear lead in points (final scores run to 10-25)."""
+
     def evaluate_seats(self, obs: Observation, seat: int) -> list[float]:
-        """For the bots: Victory Points count 5, coins 1 (5 coins change into a Victory
-        Point)."""
-        return [
-            5.0 * h.victory_points + h.coins for h in cast("StradaRomanaObservation", obs).holdings
-        ]
+        """For the bots: each seat's score as the rulebook counts it at the end, what is
+        still open valued by what it may become (engine.strada_romana.evaluation)."""
+        return evaluation.evaluate(cast("StradaRomanaObservation", obs))
 
     def resample(self, state: StradaRomanaState, seat: int, rng: Any) -> None:
         """Other seats' wagon tiles are face down until the reveal (how many each holds is

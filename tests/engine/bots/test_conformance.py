@@ -153,13 +153,20 @@ def test_a_playout_past_the_game_horizon_is_judged_by_its_evaluation(name: str) 
 
 
 @pytest.mark.parametrize("name", engine.games())
-def test_judge_gives_the_win_to_the_best_evaluation(name: str) -> None:
+def test_judge_rewards_each_seat_by_its_lead_in_the_evaluation(name: str) -> None:
+    """The best standing gets the most, a seat ahead of all others more than 0.5, one
+    behind less, level seats 0.5; the order of the rewards is that of the standings."""
     for skip in (0, 40, 120):
         state = _to_move(name, 4, seed=skip, skip=skip)
         standing = state.game.evaluate_seats(state.observe(0), 0)
         shares = judge(state, 0)
-        assert sum(shares) == pytest.approx(1.0)
-        assert [s > 0 for s in shares] == [v == max(standing) for v in standing], standing
+        assert all(0.0 < s < 1.0 for s in shares)
+        for s, value in enumerate(standing):
+            others = max(v for o, v in enumerate(standing) if o != s)
+            assert (shares[s] > 0.5) == (value > others), standing
+            assert (shares[s] == 0.5) == (value == others), standing
+        best = max(range(len(standing)), key=lambda s: standing[s])
+        assert shares[best] == max(shares)
 
 
 @pytest.mark.parametrize("name", engine.games())
