@@ -62,3 +62,21 @@ def test_a_game_started_with_the_old_data_resumes_with_the_old_values(
     assert data_of(record).digest == OLD
     assert [a.text for a in replay(record).history] == [a.text for a in resumed.history]
     journal.close()
+
+
+def test_an_owner_file_kept_with_a_game_is_read_on_the_shipped_data_it_was_written_for() -> None:
+    """A game played with the owner's file over the earlier shipped data: the kept file
+    on today's data gives other groups, on the earlier one the digest the journal has."""
+    from apps.journal.records import GameRecord
+
+    text = '[diagonals]\nprovenance = "owner"\nrule = "parallel"\n'
+    then = STRADA.load_data(text=text, shipped=OLD)
+    assert STRADA.load_data(text=text).digest != then.digest
+    record = GameRecord(1, "strada_romana", 4, 1, {}, [], then.digest, "playing", 0.0)
+    record.data_text = text
+    kept = data_of(record)
+    assert kept.digest == then.digest and kept["diagonals"]["rule"] == "parallel"
+    assert "column_c4" not in kept.groups
+    record.data_digest = "123456789abc"  # data no release and no file gives
+    with pytest.raises(ValueError, match="played with other component data"):
+        data_of(record)
