@@ -22,7 +22,7 @@ When a value leaves its group (a fact settles part of a provisional group), the 
 file's `[meta] moved = { "group.key" = "new_group.key" }` lets an owner's file written
 before keep working: the key is read where it now lives. When shipped values change,
 the previous `data.toml` is kept as `shipped/DIGEST.toml` in the game's package, so a
-game started with it is resumed and replayed with its own values (`earlier`).
+game started with it is resumed and replayed with its own values (`earlier_digests`).
 """
 
 from __future__ import annotations
