@@ -82,18 +82,25 @@ def result_lines(state: State, names: SeatNamer) -> list[str]:
 
 def data_of(record: GameRecord) -> GameData:
     """The component data `record`'s game was played with: today's, or the owner's file
-    as it was when the game started (kept in the journal), so checking a component later
-    strands no game. ValueError (one line) when neither is it: the shipped data changed."""
+    as it was when the game started (kept in the journal), on today's shipped data or on
+    the shipped data of an earlier release (kept in the engine), so checking a component
+    later or correcting the shipped data strands no game. ValueError (one line) when
+    neither is it."""
     game = engine.get(record.game)
     data = game.data()
     if data.digest == record.data_digest:
         return data
-    if record.data_text is not None:
+    for shipped in (None, *reversed(game.earlier_data())):
         try:
-            kept = game.load_data(text=record.data_text)
+            if record.data_text is not None:
+                kept = game.load_data(text=record.data_text, shipped=shipped)
+            elif shipped is not None:
+                kept = game.load_data(shipped=shipped)
+            else:
+                continue
         except DataError:
-            kept = None
-        if kept is not None and kept.digest == record.data_digest:
+            continue
+        if kept.digest == record.data_digest:
             return kept
     raise ValueError(
         f"game #{record.id} was played with other component data "

@@ -1,7 +1,15 @@
 """The engine contract shared by every game (see docs/engine.md)."""
 
 from .action import CHANCE, QUIET, Action, Event, normalise, typed_digits, whole_number
-from .data import DataError, DataUnreadable, GameData, Group, load_game_data, value_problem
+from .data import (
+    DataError,
+    DataUnreadable,
+    GameData,
+    Group,
+    earlier_digests,
+    load_game_data,
+    value_problem,
+)
 from .errors import GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
 from .fields import (
@@ -72,6 +80,7 @@ __all__ = [
     "counted",
     "derive",
     "draw_chance",
+    "earlier_digests",
     "fast_play_out",
     "in_phases",
     "joined",

@@ -17,6 +17,12 @@ hand says nothing and is listed as "override". Every key must be one the shipped
 group has, with a value of the same kind (a number, text, list or table); a
 mistake is a DataError naming the file, the line and the key. The app says which
 file (apps.userdata).
+
+When a value leaves its group (a fact settles part of a provisional group), the shipped
+file's `[meta] moved = { "group.key" = "new_group.key" }` lets an owner's file written
+before keep working: the key is read where it now lives. When shipped values change,
+the previous `data.toml` is kept as `shipped/DIGEST.toml` in the game's package, so a
+game started with it is resumed and replayed with its own values (`earlier_digests`).
 """
 
 from __future__ import annotations
@@ -207,22 +213,63 @@ def _read_toml(path: Path | str, text: str | None = None) -> dict[str, Any]:
         raise DataError(f"{path}: not a TOML file: byte {exc.start} is not UTF-8 text") from None
 
 
+def earlier_digests(package: str) -> list[str]:
+    """The digests of the data files `package` shipped before its current `data.toml`
+    (kept as `shipped/DIGEST.toml`), oldest name first."""
+    folder = resources.files(package).joinpath("shipped")
+    if not folder.is_dir():
+        return []
+    names = (f.name for f in folder.iterdir())
+    return sorted(n.removesuffix(".toml") for n in names if n.endswith(".toml"))
+
+
+def _moved(raw: dict[str, Any], moved: Any, origin: str) -> dict[str, Any]:
+    """An override's tables with every key the shipped data moved ("group.key" =
+    "new_group.key") read where it now lives; a table left with no value is dropped."""
+    if not isinstance(moved, dict) or not moved:
+        return raw
+    out = {name: dict(table) if isinstance(table, dict) else table for name, table in raw.items()}
+    for old, new in moved.items():
+        group, _, key = str(old).partition(".")
+        new_group, _, new_key = str(new).partition(".")
+        table = out.get(group)
+        if not isinstance(table, dict) or key not in table:
+            continue
+        target = out.setdefault(new_group, {})
+        if not isinstance(target, dict):
+            raise DataError(f"{origin}: [{new_group}] must be a table of values")
+        for meta in ("provenance", "source"):
+            if meta in table:
+                target.setdefault(meta, table[meta])
+        target.setdefault(new_key, table.pop(key))
+        if not set(table) - set(META_KEYS):
+            del out[group]
+    return out
+
+
 def load_game_data(
     package: str,
     game: str,
     *,
     override: Path | str | None = None,
     override_text: str | None = None,
+    shipped: str | None = None,
 ) -> GameData:
-    """Load `data.toml` of `package`, then apply the `override` file if one is given
-    (`override_text`: that file's text, already read or about to be written).
+    """Load `data.toml` of `package` (`shipped`: the earlier data file of that digest,
+    `earlier_digests`), then apply the `override` file if one is given (`override_text`:
+    that file's text, already read or about to be written).
 
     Where an owner keeps such a file is the app's business (apps.userdata): the engine
     reads no environment and no home directory.
     """
-    origin = f"{package.replace('.', '/')}/data.toml"
-    text = resources.files(package).joinpath("data.toml").read_text(encoding="utf-8")
-    groups = _parse_groups(_read_toml(origin, text), origin, override=False)
+    name = "data.toml" if shipped is None else f"shipped/{shipped}.toml"
+    origin = f"{package.replace('.', '/')}/{name}"
+    if shipped is not None and shipped not in earlier_digests(package):
+        raise DataError(f"{game} never shipped component data {shipped}")
+    text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    raw = _read_toml(origin, text)
+    moved = raw.get("meta", {}).get("moved") if isinstance(raw.get("meta"), dict) else None
+    groups = _parse_groups(raw, origin, override=False)
     groups = {
         n: Group(n, g.provenance, g.source, g.values, g.provenance, ask=g.ask)
         for n, g in groups.items()
@@ -232,7 +279,8 @@ def load_game_data(
     path = Path(override) if override is not None else Path("<override>")
     if override_text is None:
         override_text = _read_text(path)
-    extra = _parse_groups(_read_toml(path, override_text), str(path), override=True)
+    extra_raw = _moved(_read_toml(path, override_text), moved, str(path))
+    extra = _parse_groups(extra_raw, str(path), override=True)
     for name, group in extra.items():
         where = _where(path, override_text, name)
         base = groups.get(name)

@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 from .action import CHANCE, Action, Event, normalise
-from .data import GameData, load_game_data, located
+from .data import GameData, earlier_digests, load_game_data, located
 from .errors import DataError, GameOver, IllegalAction, NotYourTurn, UnknownNotation
 from .faces import CardFaces
 from .fields import Fields
@@ -142,19 +142,34 @@ class Game(ABC, Generic[S]):
         self._data_file: Path | None = None
         self.state_class.game = self
 
-    def load_data(self, override: Path | str | None = None, *, text: str | None = None) -> GameData:
-        """Read this game's component data: `data.toml` of the game's package, then the
-        `override` file if one is given (`text`: its text), checked (`check_data`). The
-        engine never looks for an owner's file itself: the app says where it is
-        (apps.userdata)."""
-        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
-        data = load_game_data(package, self.name, override=override, override_text=text)
+    def load_data(
+        self,
+        override: Path | str | None = None,
+        *,
+        text: str | None = None,
+        shipped: str | None = None,
+    ) -> GameData:
+        """Read this game's component data: `data.toml` of the game's package (`shipped`:
+        the earlier data of that digest, `earlier_data`), then the `override` file if one
+        is given (`text`: its text), checked (`check_data`). The engine never looks for an
+        owner's file itself: the app says where it is (apps.userdata)."""
+        data = load_game_data(
+            self._package(), self.name, override=override, override_text=text, shipped=shipped
+        )
         if override is not None or text is not None:
             try:
                 self.check_data(data)
             except DataError as exc:  # the game's own check: point at the owner's line
                 raise DataError(located(str(exc), data, override)) from None
         return data
+
+    def _package(self) -> str:
+        return type(self).__module__.rpartition(".")[0] or type(self).__module__
+
+    def earlier_data(self) -> list[str]:
+        """The digests of the component data this game shipped before today's: a game
+        started with one of them is resumed with its own values, not today's."""
+        return earlier_digests(self._package())
 
     def check_data(self, data: GameData) -> None:
         """DataError unless the game can be played with `data`: each game's own checks

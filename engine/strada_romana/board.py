@@ -185,8 +185,35 @@ def _start_squares(data: GameData, per_side: int) -> list[str]:
     return portus + roma
 
 
+JOINED = ("top", "bottom")
+
+
+def _column_c4(data: GameData, road: _Road) -> set[tuple[int, int]]:
+    """The lines of part C column 4, where the public sources disagree ([column_c4]): the
+    `joined` square of its two has a line to both squares of each neighbouring column,
+    the other one only straight across, to the square on its own side. Data shipped
+    before the group existed has these lines in [links] (shipped/)."""
+    if "column_c4" not in data.groups:
+        return set()
+    joined = str(data["column_c4"]["joined"])
+    if joined not in JOINED:
+        raise DataError(f"[column_c4] joined must be 'top' or 'bottom', not {joined!r}")
+    parts = list(data["road"]["parts"])
+    first = sum(len(data["road"][p]) for p in parts[:2])  # part C's first column
+    if len(parts) != 3 or len(road.columns) < first + 5:
+        raise DataError("[column_c4] needs a road of three parts whose part C has 5 columns")
+    before, here, after = road.columns[first + 2 : first + 5]
+    if len(here) != 2 or len(before) != 2 or len(after) != 2:
+        raise DataError("[column_c4] needs part C columns 3, 4 and 5 of two squares each")
+    k = 0 if joined == "top" else 1
+    hub, other = here[k], here[1 - k]
+    across = {(before[1 - k], other), (other, after[1 - k])}
+    return {(b, hub) for b in before} | {(hub, a) for a in after} | across
+
+
 def _links(data: GameData, road: _Road) -> set[tuple[int, int]]:
     links = {(int(a), int(b)) for a, b in data["links"]["portus_to_rome"]}
+    links |= _column_c4(data, road)
     for a, b in links:
         if a not in road.pos_in_col or b not in road.pos_in_col:
             raise DataError(f"[links] {a} -> {b} names a square that is not on the road")
@@ -336,7 +363,10 @@ def _areas(data: GameData, road: _Road) -> _Areas:
     square, the player can choose a top or a bottom "ware" tile. If on a bottom square,
     the player can only take a bottom "ware" tile.'"""
     areas = data["areas"]
-    names = tuple(areas["names"])
+    named = data["area_names"] if "area_names" in data.groups else areas  # shipped/: one group
+    names = tuple(str(n) for n in named["names"])
+    if len(names) != len(areas["parts"]) or len(names) != len(areas["sides"]):
+        raise DataError("[area_names] names needs one name per area of [areas]")
     part_names = list(data["road"]["parts"])
     part = tuple(part_names.index(p) for p in areas["parts"])
     side = tuple(areas["sides"])

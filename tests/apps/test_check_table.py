@@ -51,46 +51,41 @@ def test_before_the_first_strada_romana_game_the_check_writes_what_matches(
     table, _clock, bot = make_table(2, game="strada_romana", component_check=True)
     app, said = table.app, make_table.said
     assert app.mode == "checking"
-    assert "Strada Romana: 7 values of the components are guesses" in said[-1]
+    assert "Strada Romana: 5 values of the components are guesses" in said[-1]
     assert "check now, later" in said[-1]
 
     bot.command("2", "select")  # any seat answers: check now
-    assert "1/7 [diagonals] rule:" in said[-1] and "The guess: unlinked." in said[-1]
+    assert said[-1].startswith("1/5 [column_c4] joined:") and "The guess: bottom." in said[-1]
     bot.command("1", "select")  # matches
-    assert "2/7 [diagonals] pairs:" in said[-1] and "The guess: none." in said[-1]
+    assert "Written as your copy's: [column_c4] joined." in said
+    assert "2/5 [diagonals] rule:" in said[-1] and "The guess: unlinked." in said[-1]
+    bot.command("1", "select")  # matches
+    assert "3/5 [diagonals] pairs:" in said[-1] and "The guess: none." in said[-1]
     bot.press("table", "menu")  # the table's menu button takes the cursor's choice: matches
     assert "Written as your copy's: [diagonals] rule, pairs." in said
-    assert said[-1].startswith("3/7 [areas] names:")
+    assert said[-1].startswith("4/5 [area_names] names:")
     assert "The guess: I, II, III, IV, V, VI." in said[-1]
     start = len(said)
     bot.command("1", "next")
     bot.command("1", "select")  # differs
     differs = since(said, start)
-    assert "Your copy differs: correct [areas] names on the phone page's settings" in differs
+    assert "Your copy differs: correct [area_names] names on the phone page's settings" in differs
     assert "`tavola data check strada_romana`" in differs
-    assert said[-1].startswith("4/7 [areas] parts:")
-    bot.command("2", "select")  # matches
-    assert said[-1].startswith("5/7 [areas] sides:")
+    assert said[-1].startswith("5/5 [finish] squares_per_side:")
     bot.command("1", "previous")
     bot.command("1", "select")  # stop: the rest later
-    assert "Written as your copy's: [areas] parts." in said
-    assert said[-2].startswith("Check stopped: 3 values written as your copy's, 4 still guesses.")
+    assert said[-2].startswith("Check stopped: 3 values written as your copy's, 2 still guesses.")
     assert app.mode == "seating"
 
     path = owner_dir / "strada_romana.toml"
     written = tomllib.loads(path.read_text())
     assert owner_tables(path) == {
+        "column_c4": {"joined": "bottom"},
         "diagonals": {"rule": "unlinked", "pairs": []},
-        "areas": {"parts": ["A", "A", "B", "B", "C", "C"]},
     }
     assert {t["provenance"] for t in written.values()} == {"owner"}
     left = datacheck.questions("strada_romana", engine.get("strada_romana").load_data(path))
-    assert [q.label for q in left] == [
-        "[areas] names",
-        "[areas] sides",
-        "[single_square] side",
-        "[finish] squares_per_side",
-    ]
+    assert [q.label for q in left] == ["[area_names] names", "[finish] squares_per_side"]
     assert bot.play(2)  # the game starts and plays to its end
     assert app.mode == "over"
 
@@ -129,10 +124,9 @@ def test_a_refused_save_is_said_and_the_game_still_starts(
         table, _clock, bot = make_table(2, game="strada_romana", component_check=True)
         app, said = table.app, make_table.said
         bot.command("1", "select")  # check now
-        bot.command("1", "select")  # matches
         bot.command("1", "select")  # matches: the group is written, and refused
         refusal = next(s for s in said if s.startswith("Not written:"))
-        assert "[diagonals] stays a guess" in refusal
+        assert "[column_c4] stays a guess" in refusal
         assert "the game plays with the guesses" in refusal
         assert app.mode == "seating"
         assert blocker.read_text() == "not a folder\n"
@@ -172,22 +166,27 @@ def test_the_sim_shows_the_offer_and_a_question_in_words(tmp_path: Path) -> None
     )
     try:
         screen = term.wait_for("component check")
-        assert "7 values of Strada Romana are guesses" in screen
+        assert "5 values of Strada Romana are guesses" in screen
         assert "any seat: [check now] later" in screen
         term.keys("w")  # seat 1: select
-        screen = term.wait_for("1/7 [diagonals] rule")
-        assert "the guess: unlinked" in screen
+        screen = term.wait_for("1/5 [column_c4] joined")
+        assert "the guess: bottom" in screen
         assert "any seat: [matches] differs stop" in screen
+        assert "which of the two has four lines" in screen
+        fits(term)
+        term.keys("w")  # matches
+        screen = term.wait_for("2/5 [diagonals] rule")
+        assert "the guess: unlinked" in screen
         assert "can a wagon with the diagonal special move cross there?" in screen
         fits(term)
         term.keys("w")  # matches
-        term.wait_for("2/7 [diagonals] pairs")
+        term.wait_for("3/5 [diagonals] pairs")
         term.keys("qw")  # previous (round to stop), select
         term.wait_for("joined: nobody yet")
     finally:
         term.close()
     written = owner_tables(tmp_path / "owner" / "strada_romana.toml")
-    assert written == {"diagonals": {"rule": "unlinked"}}
+    assert written == {"column_c4": {"joined": "bottom"}, "diagonals": {"rule": "unlinked"}}
 
 
 def test_a_guess_is_said_in_words_and_a_deck_is_not_asked_with_buttons() -> None:

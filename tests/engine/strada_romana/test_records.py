@@ -6,8 +6,10 @@ from random games: a 4-player game with wagon tiles entered as taken, stopped wh
 bought with stacking passes over another; a 3-player game waiting for a ware tile from the
 bag; a 5-player game in the middle of the reveal at the end. They were played with
 the diagonals then shipped (rule "parallel"), so they load with that data
-(`records/data-parallel.toml`); their `data` digest is that data's now that the group also
-has `pairs`.
+(`records/data-parallel.toml`) on the shipped data of the time, which the engine keeps
+(`shipped/0ca7c04ec651.toml`: the areas, square 241 and part C column 4 before they were
+compared with the public sources); their `data` digest is that data's now that the group
+also has `pairs`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from engine.core import Action, derive, random_action
 from engine.strada_romana import GAME
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
-DATA = GAME.load_data(override=Path(__file__).parent / "records" / "data-parallel.toml")
+DATA = GAME.load_data(
+    override=Path(__file__).parent / "records" / "data-parallel.toml", shipped="0ca7c04ec651"
+)
 
 
 def old_record(path: Path) -> dict:
