@@ -10,7 +10,8 @@ takes it only if its game has not changed since (an undo, a confirmed move).
 
 Three kinds, `THINKERS`:
 
-- `process` (the table's): one worker process, started on the first ask, that keeps
+- `process` (the table's): one worker process, started when a game with bot seats
+  begins (`warm`) or on the first ask, that keeps
   the last game replayed and extends it by the actions played since, so an ask sends
   the history's texts and the worker replays only what is new. A search in another
   process does not hold the table's interpreter lock: presses at the other seats are
@@ -114,6 +115,10 @@ class Thinker(Protocol):
 
     kind: str
 
+    def warm(self) -> None:
+        """Start the worker now, so the first ask does not wait for it (a game with bot
+        seats begins)."""
+
     def ask(self, ask: Ask) -> None:
         """Start working out `ask` (an ask still being worked out is answered first)."""
 
@@ -135,6 +140,9 @@ class InlineThinker:
     def __init__(self) -> None:
         self._positions = Positions()
         self._answer: Answer | None = None
+
+    def warm(self) -> None:
+        pass
 
     def ask(self, ask: Ask) -> None:
         self._answer = _answer(ask, self._positions)
@@ -178,10 +186,13 @@ class ThreadThinker(_Latest):
         self._answers: queue.SimpleQueue[Answer] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
-    def ask(self, ask: Ask) -> None:
+    def warm(self) -> None:
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name="bot", daemon=True)
             self._thread.start()
+
+    def ask(self, ask: Ask) -> None:
+        self.warm()
         self.wanted = ask.number
         self._asks.put(ask)
 
@@ -232,7 +243,7 @@ def _serve(conn: Connection) -> None:
 
 
 class ProcessThinker(_Latest):
-    """One worker process, spawned (not forked: the table has threads) on the first ask."""
+    """One worker process, spawned (not forked: the table has threads) by `warm`."""
 
     kind = "process"
 
@@ -241,7 +252,7 @@ class ProcessThinker(_Latest):
         self._conn: Connection | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
 
-    def ask(self, ask: Ask) -> None:
+    def warm(self) -> None:
         if self._conn is None or self._process is None or not self._process.is_alive():
             context = multiprocessing.get_context("spawn")
             ours, theirs = context.Pipe()
@@ -251,6 +262,10 @@ class ProcessThinker(_Latest):
             self._process.start()
             theirs.close()
             self._conn = ours
+
+    def ask(self, ask: Ask) -> None:
+        self.warm()
+        assert self._conn is not None
         self.wanted = ask.number
         self._conn.send(ask)
 

@@ -120,6 +120,8 @@ class Session:
         self.version = 0
         self.asked: tuple[int, int] | None = None
         self.asks = 0
+        if self.levels:
+            table.thinker.warm()  # the worker starts while the table is set up
         self.drawn: tuple[int, str] = (0, "")  # the last draw in words, at its history length
 
     @classmethod
