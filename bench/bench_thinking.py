@@ -5,7 +5,9 @@ Strozzi games, from the mocked pin to the frame handed to the strip), timed with
 bot thinking and while a Florence 4p ISMCTS bot (the table's budget) decides without a
 pause in a worker thread of the same process or in the worker process the table uses.
 The three are interleaved in rounds on the same games, so the machine's load falls on
-each alike. Figures only; nothing here asserts a time.
+each alike. Before the thinker, the search ran on the table's loop: a press made during
+a decision waited for the rest of it, so the last line times those decisions on the
+loop's thread (inline). Figures only; nothing here asserts a time.
 
     python -m bench thinking
 """
@@ -13,7 +15,9 @@ each alike. Figures only; nothing here asserts a time.
 from __future__ import annotations
 
 import resource
+import statistics
 import tempfile
+import time
 from pathlib import Path
 
 import engine
@@ -98,6 +102,17 @@ def run() -> list[str]:
             f"presses; p99 range {p99s[0] * 1e3:.2f}-{p99s[-1] * 1e3:.2f} ms)"
             + (f"; {decisions[kind]} decisions meanwhile" if kind is not None else "")
         )
+    inline = make_thinker("inline")
+    seconds = []
+    for ask in asks:
+        start = time.perf_counter()
+        inline.ask(ask)
+        seconds.append(time.perf_counter() - start)
+    lines.append(
+        f"a bot thinking on the table's loop (inline): a press waits for the rest of the "
+        f"decision; decisions took p50 {statistics.median(seconds) * 1e3:.0f} ms, max "
+        f"{max(seconds) * 1e3:.0f} ms ({len(seconds)} decisions)"
+    )
     worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     lines.append(f"peak RSS of a bot worker process: {worker:.0f} MB")
     return lines

@@ -30,7 +30,7 @@ from engine.core import (
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
 from ..record import data_of, recorded, result_lines
-from ..thinker import Answer, Ask
+from ..thinker import Answer, Ask, Positions, think
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
 from .ports import Table
@@ -120,6 +120,7 @@ class Session:
         self.version = 0
         self.asked: tuple[int, int] | None = None
         self.asks = 0
+        self.ask: Ask | None = None  # the latest ask, worked out here if the worker fails
         if self.levels:
             table.thinker.warm()  # the worker starts while the table is set up
         self.drawn: tuple[int, str] = (0, "")  # the last draw in words, at its history length
@@ -523,8 +524,9 @@ class Session:
             return
         self.asks += 1
         self.asked = (self.version, self.asks)
+        self.ask = Ask.of(self.state, player, self.levels[player], self.asks)
         thinker = self.table.thinker
-        thinker.ask(Ask.of(self.state, player, self.levels[player], self.asks))
+        thinker.ask(self.ask)
         if thinker.kind == "inline":
             self.take(thinker.poll())
 
@@ -538,15 +540,14 @@ class Session:
         number, text, why = answer
         if number != asked[1] or asked[0] != self.version or self.unwritten is not None:
             return False
-        self.asked = None
-        if text is None:
-            log.error("the bot of %s gave no move: %s", self.name(player), why)
-            self.table.say(f"{capital(self.name(player))}'s bot cannot move ({why}).")
-            return False
+        if text is None and self.ask is not None:  # the worker failed: the same move,
+            log.error("the bots' worker gave no move (%s); deciding on the table's loop", why)
+            text = think(self.ask, Positions())  # worked out here this once
         action = next((a for a in self.state.legal_actions() if a.text == text), None)
         if action is None or action.player != player:
             log.error("the bot of %s proposed %r, not a legal move", self.name(player), text)
             return False
+        self.asked = None
         after = self.state.clone()
         after.apply(action)
         self.proposal = (self.version, action, self.view.public_text(after, action))

@@ -137,3 +137,25 @@ def test_an_answer_for_a_position_undone_meanwhile_is_never_proposed(make_table)
     app.tick()
     assert not session.thinking()
     assert session.bot_move() == decide(make_bot("ismcts"), session.state, 2)
+
+
+class FailingThinker(HeldThinker):
+    """A worker that stopped: every answer says why, with no move."""
+
+    def release(self) -> None:
+        number = self.held.pop(0)[0]
+        self._answer = (number, None, "the bot's worker process stopped")
+
+
+def test_a_failed_worker_gives_way_to_the_same_move_worked_out_on_the_loop(make_table) -> None:
+    table, _clock, bot = make_table(3, seed=4, bots=1)
+    app = table.app
+    app.thinker = FailingThinker()
+    while app.session is None or app.session.bot_to_act() is None:
+        bot.advance(3)
+    session = app.session
+    assert session.thinking()
+    app.thinker.release()
+    app.tick()
+    assert not session.thinking()
+    assert session.bot_move() == decide(make_bot("ismcts"), session.state, 2)
