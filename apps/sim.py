@@ -362,10 +362,8 @@ class ButtonBot:
             else:
                 self.command(seats[0], "select")
         elif menu.kind == "bot":
-            session = app.session
-            if session is not None and session.thinking():
-                session.wait_for_bot(BOT_WAIT_S)  # the bot thinks off the table's loop
-                return
+            if app.wait_for_bot(BOT_WAIT_S):
+                return  # the bot thought off the table's loop; its move is proposed now
             # the bot's move is carried out on the board; a person confirms it
             self.command(self.hand_for_bot(status), "select")
         else:

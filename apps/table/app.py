@@ -616,6 +616,16 @@ class TableApp:
         """Stop the bots' worker (the runtime closes the table)."""
         self.thinker.close()
 
+    def wait_for_bot(self, timeout: float | None = None) -> bool:
+        """If a bot seat is thinking, wait up to `timeout` seconds for its move and propose
+        it; True if it was thinking. For a simulated table, whose clock is not the loop's
+        (the table's own loop polls on its ticks instead)."""
+        session = self.session
+        if session is None or self.mode not in ("setup", "playing") or not session.thinking():
+            return False
+        session.wait_for_bot(timeout)
+        return True
+
     def _abandon(self) -> None:
         if self.session is not None and not self.session.abandon():
             return
@@ -650,7 +660,7 @@ class TableApp:
             session.retry(now)
         if session.held and self.mode == "playing" and now >= session.held_until:
             session.release("", "")  # nobody took it back: the table draws
-        if self.mode == "playing":
+        if self.mode in ("setup", "playing"):
             session.poll_bot()  # a bot's move worked out off this loop, proposed once come
         if self.mode == "scoring":
             scoring = self.renderer.scoring
