@@ -422,6 +422,7 @@ class Appliance:
         button_thread: bool = True,
         say: Callable[[str], None] | None = None,
         journal_path: Path | None = None,
+        thinking: str = "process",
     ) -> None:
         self.config = config
         hw = config.hw
@@ -479,6 +480,7 @@ class Appliance:
             names=config.app.names,
             component_check=config.app.component_check,
             bots=config.app.bots,
+            thinking=thinking,
         )
         self._stop = threading.Event()
         # Parts beside the buttons (the phone page): `taps` see each event first and may
@@ -695,6 +697,7 @@ class Appliance:
     def close(self) -> None:
         """Lights off, buttons released, journal closed: the orderly end."""
         try:
+            self.app.close()
             self.pipeline.blank()
             self.strip.close()
         finally:

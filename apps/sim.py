@@ -27,6 +27,7 @@ from .table.session import DRAW_GRACE_S, RETRY_S
 from .table.status import ANY, Status
 
 PRESS_S = 0.05  # how long a bot holds a button for a press
+BOT_WAIT_S = 60.0  # the longest a simulated table waits for a bot seat's move at once
 HOLD_S = 0.8  # ... and for a long press (above the 0.6 s hold threshold)
 GAP_S = 0.05
 PINS = [5, 6, 13, 19, 26, 16, 20, 21, 12, 17, 27, 22, 23, 24, 25, 4, 14, 15, 18, 2, 3]
@@ -361,6 +362,8 @@ class ButtonBot:
             else:
                 self.command(seats[0], "select")
         elif menu.kind == "bot":
+            if app.wait_for_bot(BOT_WAIT_S):
+                return  # the bot thought off the table's loop; its move is proposed now
             # the bot's move is carried out on the board; a person confirms it
             self.command(self.hand_for_bot(status), "select")
         else:

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from apps.runtime import Appliance
@@ -51,13 +52,20 @@ class _TimedWrites:
         strip.write = write
 
 
-def press_to_frame(tmp: Path) -> tuple[float, float, int, float]:
+def press_to_frame(
+    tmp: Path,
+    presses: int = PRESSES,
+    *,
+    seed: int = 100,
+    between: Callable[[], None] | None = None,
+) -> tuple[float, float, int, float]:
     """Wall-clock p50 and p99 of press -> frame, the presses timed, and the p50 of the
-    process's CPU time over the same span (steadier on a loaded machine)."""
+    process's CPU time over the same span (steadier on a loaded machine). The games are
+    seeded from `seed` + 1 on; `between` runs before each timed press (bench_thinking
+    keeps a bot thinking with it)."""
     samples: list[float] = []
     cpu: list[float] = []
-    seed = 100
-    while len(samples) < PRESSES:
+    while len(samples) < presses:
         seed += 1
         clock = ManualClock()
         config = demo_config("strozzi", 4, journal=tmp / f"press-{seed}.db", seed=seed)
@@ -68,13 +76,15 @@ def press_to_frame(tmp: Path) -> tuple[float, float, int, float]:
         table.app.tick()
         app = table.app
         try:
-            while app.mode != "over" and len(samples) < PRESSES:
+            while app.mode != "over" and len(samples) < presses:
                 if app.mode != "playing" or app.state is None or app._waiting_seat() is None:
                     bot.advance(4)  # seating, setup, scoring: on to the next decision
                     continue
                 seat = app._waiting_seat()
                 assert seat is not None
                 for button in ("next", "previous"):
+                    if between is not None:
+                        between()
                     buttons = table.buttons
                     clock.advance(0.05)
                     start, start_cpu = time.perf_counter(), time.process_time()

@@ -38,6 +38,7 @@ from ..chance import ChanceSource
 from ..compositor import Compositor
 from ..journal import Journal, JournalUnavailable
 from ..menu import Menu
+from ..thinker import Thinker, make_thinker
 from ..views import View, ViewContext, has_view
 from ..views.base import Colour, ElementFrame
 from .lobby import Lobby, Seating
@@ -51,7 +52,7 @@ from .render import (
     SCORING_STEP,
     Renderer,
 )
-from .session import RETRY_S, Session, Unwritten
+from .session import RETRY_S, THINK_POLL_S, Session, Unwritten
 from .status import Done, Refused, Status
 from .status import build as build_status
 
@@ -127,6 +128,7 @@ class TableApp:
         names: Mapping[str, str] | None = None,
         component_check: bool = True,
         bots: Mapping[str, str] | None = None,
+        thinking: str = "process",
     ) -> None:
         self.seats = {s.name: s for s in seats}
         self.seat_order = [s.name for s in seats]
@@ -134,6 +136,9 @@ class TableApp:
         # offer the component check before the first game of a title with guesses in it
         self.component_check = component_check
         self.bots = dict(bots or {})  # seat -> the bot that takes it at each seating
+        # where bot seats work out their moves: off this loop (apps.thinker); a worker
+        # process starts at the first bot decision, none for a table of people
+        self.thinker: Thinker = make_thinker(thinking)
         self.journal = journal
         self.output = output
         self.clock = clock
@@ -607,6 +612,20 @@ class TableApp:
         if self.lobby.fixed_game is not None:
             self.lobby.choose(self.lobby.fixed_game)
 
+    def close(self) -> None:
+        """Stop the bots' worker (the runtime closes the table)."""
+        self.thinker.close()
+
+    def wait_for_bot(self, timeout: float | None = None) -> bool:
+        """If a bot seat is thinking, wait up to `timeout` seconds for its move and propose
+        it; True if it was thinking. For a simulated table, whose clock is not the loop's
+        (the table's own loop polls on its ticks instead)."""
+        session = self.session
+        if session is None or self.mode not in ("setup", "playing") or not session.thinking():
+            return False
+        session.wait_for_bot(timeout)
+        return True
+
     def _abandon(self) -> None:
         if self.session is not None and not self.session.abandon():
             return
@@ -641,6 +660,8 @@ class TableApp:
             session.retry(now)
         if session.held and self.mode == "playing" and now >= session.held_until:
             session.release("", "")  # nobody took it back: the table draws
+        if self.mode in ("setup", "playing"):
+            session.poll_bot()  # a bot's move worked out off this loop, proposed once come
         if self.mode == "scoring":
             scoring = self.renderer.scoring
             done = self.renderer.scoring_start + SCORING_STEP * len(scoring) + SCORING_HOLD
@@ -659,6 +680,8 @@ class TableApp:
             waits.append(step - (now % step))
             if self.session is not None and self.session.held:
                 waits.append(max(0.0, self.session.held_until - now))
+            if self.session is not None and self.session.awaiting():
+                waits.append(THINK_POLL_S)  # a bot thinks: look for its move soon
             waits += [(until - now) % BLINK_S or BLINK_S for until in self.errors.values()]
         return min(waits) if waits else None
 

@@ -21,6 +21,7 @@ from engine.core import Action, Observation, State
 from ..chance import ChanceSource
 from ..journal import Journal
 from ..menu import Menu
+from ..thinker import Thinker
 from ..views import View, ViewContext
 from ..views.base import Colour
 
@@ -114,6 +115,8 @@ class Table(Protocol):
     lobby: Any  # lobby.Lobby
     session: Any  # session.Session | None
     renderer: Any  # render.Renderer
+    thinker: Thinker
+    dirty: bool
 
     @property
     def game_name(self) -> str | None: ...

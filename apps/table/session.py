@@ -14,12 +14,23 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.bots import Bot, decide, make_bot
-from engine.core import CHANCE, Action, Event, Game, Observation, SeatNamer, State, seat_name
+from engine.bots import Bot, make_bot
+from engine.core import (
+    CHANCE,
+    Action,
+    Event,
+    Game,
+    Observation,
+    SeatNamer,
+    State,
+    capital,
+    seat_name,
+)
 
 from ..journal import GameRecord, JournalUnavailable
 from ..menu import Menu
 from ..record import data_of, recorded, result_lines
+from ..thinker import Answer, Ask, Positions, think
 from ..views import View, ViewContext, view_for
 from ..views.base import Colour
 from .ports import Table
@@ -35,6 +46,7 @@ RETRY_S = 2.0  # a write the journal refused is tried again this often
 RETRY_WAIT_S = 0.1  # ... waiting this long for a lock (the first try waits the journal's 5 s)
 # how a bot's secret is handled on the board: the app knows it, nobody at the table does
 KEPT = "the table keeps it for the bot: nobody looks at it, it goes aside face down"
+THINK_POLL_S = 0.02  # while a bot thinks, the main loop looks for its move this often
 
 
 @dataclass
@@ -96,11 +108,21 @@ class Session:
         self.why_locked = ""
         self.held = False
         self.held_until = 0.0  # ... and when the table draws it by itself
-        # Bot seats: player -> its bot; `proposal` is the move the bot to act has chosen,
-        # for the number of actions it was chosen at, and its public text (dropped at every
-        # change of state)
-        self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in (bots or {}).items()}
+        # Bot seats: player -> its bot (and its level, which the table's thinker builds
+        # the bot from); `proposal` is the move the bot to act has chosen, for the
+        # `version` of the game it was chosen at, and its public text. `version` bumps at
+        # every change of state, so an answer the thinker gives for an older one (an undo
+        # or a move confirmed meanwhile) is never proposed; `asked` is (version, the ask's
+        # number) of the decision being worked out.
+        self.levels: dict[int, str] = dict(bots or {})
+        self.bots: dict[int, Bot] = {p: make_bot(level) for p, level in self.levels.items()}
         self.proposal: tuple[int, Action, str] | None = None
+        self.version = 0
+        self.asked: tuple[int, int] | None = None
+        self.asks = 0
+        self.ask: Ask | None = None  # the latest ask, worked out here if the worker fails
+        if self.levels:
+            table.thinker.warm()  # the worker starts while the table is set up
         self.drawn: tuple[int, str] = (0, "")  # the last draw in words, at its history length
 
     @classmethod
@@ -337,6 +359,7 @@ class Session:
                 self.view.describe_chance(state, action, self.name),
             )
         events = state.apply(action)
+        self.version += 1
         try:
             table.journal.append(self.game_id, len(state.history), action.player, action.text)
         except JournalUnavailable as exc:
@@ -370,6 +393,7 @@ class Session:
         table, state = self.table, self.state
         self.menus.clear()
         self.proposal = None  # an undo and another move may reach the same length
+        self.version += 1
         table.changed()
         if table.mode == "idle":
             return
@@ -461,51 +485,123 @@ class Session:
 
     def bot_move(self) -> Action:
         """The move of the bot to act, chosen once per position (and the same again after
-        a resume or an undo: its randomness comes from the game's seed)."""
-        return self._proposal()[1]
+        a resume or an undo: its randomness comes from the game's seed). Waits for the
+        thinker: for tools and tests; the table's own loop never waits (`known`)."""
+        known = self.known()
+        if known is None:
+            self.wait_for_bot()
+            known = self.known()
+        if known is None:
+            raise RuntimeError(f"{self.name(self.bot_to_act() or 0)}'s bot gave no move")
+        return known[1]
 
     def bot_shown(self) -> str:
-        """The bot's move as the whole table may read it (a secret in it masked)."""
-        return self._proposal()[2]
+        """The bot's move as the whole table may read it (a secret in it masked); 'thinking'
+        while it is worked out."""
+        known = self.known()
+        return "thinking" if known is None else known[2]
 
-    def _proposal(self) -> tuple[int, Action, str]:
-        """(actions so far, the bot's move, its public text), worked out once per position:
-        every screen drawn asks for it."""
+    def known(self) -> tuple[int, Action, str] | None:
+        """(version, the bot's move, its public text) once the thinker has answered for this
+        position; None while it thinks (asked here if it was not yet)."""
+        if self.proposal is not None and self.proposal[0] == self.version:
+            return self.proposal
+        self.think()
+        if self.proposal is not None and self.proposal[0] == self.version:
+            return self.proposal  # an inline thinker answers at once
+        return None
+
+    def thinking(self) -> bool:
+        """Whether a bot is to act and its move is still being worked out."""
+        return self.bot_to_act() is not None and self.known() is None
+
+    def think(self) -> None:
+        """Ask the table's thinker for the move of the bot to act, once per position."""
         player = self.bot_to_act()
-        assert player is not None
-        at = len(self.state.history)
-        if self.proposal is None or self.proposal[0] != at:
-            action = decide(self.bots[player], self.state, player)
-            after = self.state.clone()
-            after.apply(action)
-            self.proposal = (at, action, self.view.public_text(after, action))
-        return self.proposal
+        if player is None or self.unwritten is not None:
+            return
+        if self.asked is not None and self.asked[0] == self.version:
+            return
+        self.asks += 1
+        self.asked = (self.version, self.asks)
+        self.ask = Ask.of(self.state, player, self.levels[player], self.asks)
+        thinker = self.table.thinker
+        thinker.ask(self.ask)
+        if thinker.kind == "inline":
+            self.take(thinker.poll())
+
+    def take(self, answer: Answer | None) -> bool:
+        """Keep the thinker's answer as the proposal if it answers the ask for this very
+        position (never a move worked out before an undo or a confirmed move); True if
+        it was kept."""
+        asked, player = self.asked, self.bot_to_act()
+        if answer is None or asked is None or player is None:
+            return False
+        number, text, why = answer
+        if number != asked[1] or asked[0] != self.version or self.unwritten is not None:
+            return False
+        if text is None and self.ask is not None:  # the worker failed: the same move,
+            log.error("the bots' worker gave no move (%s); deciding on the table's loop", why)
+            text = think(self.ask, Positions())  # worked out here this once
+        action = next((a for a in self.state.legal_actions() if a.text == text), None)
+        if action is None or action.player != player:
+            log.error("the bot of %s proposed %r, not a legal move", self.name(player), text)
+            return False
+        self.asked = None
+        after = self.state.clone()
+        after.apply(action)
+        self.proposal = (self.version, action, self.view.public_text(after, action))
+        return True
+
+    def awaiting(self) -> bool:
+        """Whether the thinker is working out a move for this very position."""
+        return self.asked is not None and self.asked[0] == self.version
+
+    def poll_bot(self) -> None:
+        """On each tick: the thinker's answer, if it has come, proposed at once."""
+        if self.awaiting() and self.take(self.table.thinker.poll()):
+            self.propose()
+
+    def wait_for_bot(self, timeout: float | None = None) -> None:
+        """Wait up to `timeout` seconds for the bot's move and propose it (tools, tests,
+        the simulated table; the table's loop polls instead)."""
+        if self.known() is not None or not self.awaiting():
+            return
+        if self.take(self.table.thinker.wait(timeout)):
+            self.propose()
 
     def bot_line(self) -> str:
         """What the bot to act does, as the table may read it, and how to carry it out."""
         player = self.bot_to_act()
         assert player is not None
-        action = self.bot_move()
-        shown = self.bot_shown()
+        known = self.known()
+        if known is None:
+            return f"{capital(self.name(player))} is thinking."
+        _, action, shown = known
         kept = f" ({KEPT})" if shown != action.text else ""
         return (
-            f"{self.name(player)[:1].upper()}{self.name(player)[1:]} plays {shown!r}{kept}: "
+            f"{capital(self.name(player))} plays {shown!r}{kept}: "
             "do it as the lights show, then select at any seat."
         )
 
     def propose(self) -> None:
         """The bot's move on the lights (its seat's preview, as a cursor would show it)
-        and in words; one select at any seat confirms it."""
+        and in words; one select at any seat confirms it. While the bot thinks, the table
+        says so and goes on answering presses; the move is proposed when it comes."""
         player = self.bot_to_act()
         assert player is not None
-        self.menus[self.players[player]] = Menu([self.bot_move()])
+        known = self.known()
+        if known is not None:
+            self.menus[self.players[player]] = Menu([known[1]])
+        self.table.dirty = True
         self.table.say(self.bot_line())
 
     def on_bot_turn(self, seat: str, command: str) -> None:
         """A press while a bot's move waits: select confirms it; anything else says it
-        again (nobody chooses for a bot)."""
-        if command == "select":
-            self.confirm(self.bot_move())
+        again (nobody chooses for a bot). While the bot thinks, every press says so."""
+        known = self.known()
+        if command == "select" and known is not None:
+            self.confirm(known[1])
         else:
             self.table.say(self.bot_line())
 

@@ -7,7 +7,7 @@ all its randomness from the `rng` it is given, so a decision is reproducible.
 docs/bots.md says what each one does and what is not built yet.
 """
 
-from .base import Bot, RandomBot, Trail, outcome, play_game
+from .base import Bot, GameTrails, RandomBot, Trail, outcome, play_game
 from .greedy import GreedyBot, evaluate, judge
 from .ismcts import Budget, IsmctsBot, SearchStats
 from .ladder import DEFAULT_LEVEL, LEVELS, decide, decision_rng, make_bot
@@ -17,6 +17,7 @@ __all__ = [
     "LEVELS",
     "Bot",
     "Budget",
+    "GameTrails",
     "GreedyBot",
     "IsmctsBot",
     "RandomBot",

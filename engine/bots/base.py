@@ -57,7 +57,10 @@ class Trail:
         if len(state.history) < self.length:
             self.seen.clear()
         self.length = len(state.history)
-        here = self._here = self.seen.setdefault(repr(state.observe(seat)), {})
+        key = repr(state.observe(seat))
+        # a copy: `chosen` notes in it, and a trail from `GameTrails` shares the counts
+        # of its positions with the one it keeps for the game's history
+        here = self._here = self.seen[key] = dict(self.seen.get(key, ()))
         legal = state.legal_actions()
         if not here or len(legal) == 1:
             return legal
@@ -69,18 +72,14 @@ class Trail:
     def of_game(cls, state: State, seat: int) -> Trail:
         """The trail of `seat` in `state`'s game so far, rebuilt from its history: what a
         bot kept would have noted, whatever the bot object saw before (a table's bot after
-        a restart or an undo decides as it would have)."""
-        trail = cls()
-        replay = state.game.new_state(
-            state.players, seed=state.seed, options=state.options, data=state.data
-        )
-        for action in state.history:
-            if action.player == seat:
-                here = trail.seen.setdefault(repr(replay.observe(seat)), {})
-                here[action.text] = here.get(action.text, 0) + 1
-            replay.apply(action)
-        trail.length = len(state.history)
-        return trail
+        a restart or an undo decides as it would have). `GameTrails` gives the same trail
+        without replaying the whole history at every decision."""
+        return _Replayed(state, seat).trail_copy()
+
+    def note(self, position: str, text: str) -> None:
+        """Count `text` as taken once more in `position` (a key of `seen`)."""
+        here = self.seen.setdefault(position, {})
+        here[text] = here.get(text, 0) + 1
 
     def chosen(self, state: State, seat: int, action: Action) -> Action:
         """Note that `action` was taken in the position of the last `fresh`; returns it."""
@@ -133,3 +132,87 @@ def play_game(
             action = table[player].choose(state, player, streams[player])
         state.apply(action)
     return limit
+
+
+class _Replayed:
+    """A game's history replayed from its seed for one seat, with the seat's trail so far:
+    extended by the actions played since, as long as the history it was built from is
+    the start of the game's."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.seat = seat
+        self.game = _game_key(state)
+        self.trail = Trail()
+        self.history: list[Action] = []
+        self.replay = state.game.new_state(
+            state.players, seed=state.seed, options=state.options, data=state.data
+        )
+        self.extend(state)
+
+    def follows(self, state: State, seat: int) -> bool:
+        """Whether `state`'s history starts with the one replayed here, in the same game."""
+        n = len(self.history)
+        history = state.history
+        return (
+            seat == self.seat
+            and len(history) >= n
+            and self.game == _game_key(state)
+            and history[:n] == self.history  # identical actions compare at C speed
+        )
+
+    def extend(self, state: State) -> None:
+        """Replay the actions of `state`'s history played since (`follows` holds)."""
+        replay, seat, note = self.replay, self.seat, self.trail.note
+        for action in state.history[len(self.history) :]:
+            if action.player == seat:
+                note(repr(replay.observe(seat)), action.text)
+            replay.apply(action)
+            self.history.append(action)
+        self.trail.length = len(self.history)
+
+    def trail_copy(self) -> Trail:
+        """The trail so far, for a bot to use: its own dict of positions (each position's
+        counts are copied by `Trail.fresh` before a bot notes in them)."""
+        trail = Trail()
+        trail.seen = dict(self.trail.seen)
+        trail.length = self.trail.length
+        return trail
+
+
+def _game_key(state: State) -> tuple[object, ...]:
+    """What makes two states positions of one game: the title, seats, seed, options and
+    component data."""
+    options = tuple(sorted((k, repr(v)) for k, v in state.options.items()))
+    return (state.game.name, state.players, state.seed, options, state.data.digest)
+
+
+class GameTrails:
+    """`Trail.of_game` without the whole history replayed at every decision: the replay
+    of the last few (game, seat) asked is kept with the history it was built from and
+    extended by the actions played since. A history that is not an extension of the kept
+    one (an undo, another game) is replayed from the start, so the trail is always the
+    one the game's history makes."""
+
+    KEPT = 8
+    """Replays kept (a table has at most a few bot seats)."""
+
+    def __init__(self) -> None:
+        self._replays: list[_Replayed] = []
+        self.replayed = 0
+        """Actions replayed so far, for tests and benchmarks: a game of n actions with a
+        decision at each costs n, not n * n / 2."""
+
+    def of_game(self, state: State, seat: int) -> Trail:
+        """The trail of `seat` in `state`'s game so far (`Trail.of_game`'s)."""
+        replays = self._replays
+        for i, kept in enumerate(replays):
+            if kept.follows(state, seat):
+                replays.append(replays.pop(i))  # the most recently used last
+                self.replayed += len(state.history) - len(kept.history)
+                kept.extend(state)
+                return kept.trail_copy()
+        kept = _Replayed(state, seat)
+        self.replayed += len(state.history)
+        replays.append(kept)
+        del replays[: -self.KEPT]
+        return kept.trail_copy()

@@ -6,7 +6,7 @@ import random
 
 from engine.core import Action, State, derive
 
-from .base import Bot, RandomBot, Trail
+from .base import Bot, GameTrails, RandomBot
 from .greedy import GreedyBot
 from .ismcts import Budget, IsmctsBot
 
@@ -35,10 +35,16 @@ def decision_rng(state: State, seat: int) -> random.Random:
     return derive(state.seed, "bot", seat, len(state.history))
 
 
-def decide(bot: Bot, state: State, seat: int) -> Action:
+TRAILS = GameTrails()
+"""The trails `decide` gives bots, extended action by action rather than replayed."""
+
+
+def decide(bot: Bot, state: State, seat: int, trails: GameTrails = TRAILS) -> Action:
     """`bot`'s move for `seat` in `state` (its turn), reproducibly: a function of the
     game so far, so a bot that keeps a trail (engine.bots.Trail) is given the one its
-    game's history makes, not what it noted itself (an undone move, a restart)."""
+    game's history makes, not what it noted itself (an undone move, a restart). The
+    trail comes from `trails`, which replays only the actions played since its last
+    decision in the same game (one thread at a time: a table decides in one worker)."""
     if getattr(bot, "trail", None) is not None:
-        bot.trail = Trail.of_game(state, seat)  # type: ignore[attr-defined]
+        bot.trail = trails.of_game(state, seat)  # type: ignore[attr-defined]
     return bot.choose(state, seat, decision_rng(state, seat))

@@ -108,6 +108,7 @@ def test_a_press_elsewhere_during_a_bots_turn_says_its_move_again(make_table) ->
     while app.session is None or app.session.bot_to_act() is None:
         bot.advance(3)
     session = app.session
+    session.wait_for_bot()
     before = len(session.state.history)
     make_table.said.clear()
     bot.command("2", "next")
