@@ -679,6 +679,8 @@ def test_sim_seats_bots_and_says_their_moves(tmp_path: Path) -> None:
         term.keys("w")  # the board is laid out
         for _ in range(60):  # people play at seat 1 and 2 until the bot is to act
             screen = term.settle()
+            if "Seat 3 (bot) is thinking" in screen:  # off the loop: slow on a loaded machine
+                screen = term.wait_for("Seat 3 (bot) plays")
             if "Seat 3 (bot) plays" in screen:
                 break
             term.keys(
