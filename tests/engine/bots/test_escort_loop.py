@@ -14,36 +14,14 @@ test_jam.py) stops a bot from playing it.
 
 from __future__ import annotations
 
-import random
-
-from engine.bots import Budget, GreedyBot, IsmctsBot, Trail
-from engine.core import Action, State
-from tests.engine.bots.test_jam import repeats
+from engine.bots import Budget, GreedyBot, IsmctsBot
+from engine.core import State
+from tests.engine.bots.test_jam import Shuffler, repeats
 from tests.engine.florence.helpers import new_game, play
 
 PREFERENCE = ("move", "bonus time", "pass", "")
 """A naive seat's taste: move (the first move in notation order: along its Escort), then
 the passed seat's time, then pass."""
-
-
-class Shuffler:
-    """The naive bot: always its most preferred legal action; with `trail`, the same
-    taste among the actions the trail leaves it."""
-
-    name = "shuffler"
-
-    def __init__(self, trail: bool) -> None:
-        self.trail = Trail() if trail else None
-
-    def choose(self, state: State, seat: int, rng: random.Random) -> Action:
-        legal = state.legal_actions() if self.trail is None else self.trail.fresh(state, seat)
-        action = min(legal, key=_taste)
-        return action if self.trail is None else self.trail.chosen(state, seat, action)
-
-
-def _taste(action: Action) -> tuple[int, str]:
-    rank = next(i for i, p in enumerate(PREFERENCE) if action.text.startswith(p))
-    return rank, action.text
 
 
 def escorted() -> State:
@@ -57,12 +35,16 @@ def escorted() -> State:
 
 def test_a_naive_bot_moves_along_its_escort_for_ever_and_the_trail_stops_it() -> None:
     state = escorted()
-    naive, texts = repeats(state, [Shuffler(trail=False) for _ in range(2)], 400)
+    naive, texts = repeats(
+        state, [Shuffler(trail=False, preference=PREFERENCE) for _ in range(2)], 400
+    )
     assert naive > 390 and state.round == 1  # there and back, turn after turn
     assert {"move 1 debutant1 2", "move 2 debutant1 1"} <= set(texts)
     assert state.time[0] == 10  # each move: -1, then +1 from the own Escort
     state = escorted()
-    kept, texts = repeats(state, [Shuffler(trail=True) for _ in range(2)], 400)
+    kept, texts = repeats(
+        state, [Shuffler(trail=True, preference=PREFERENCE) for _ in range(2)], 400
+    )
     assert kept < naive / 5
     assert "pass" in texts and state.round > 1  # the round ended, and the game goes on
 

@@ -22,23 +22,24 @@ PREFERENCE = ("buy sideways", "step", "end", "pass", "tile", "")
 
 
 class Shuffler:
-    """The naive bot: always its most preferred legal action; with `trail`, the same
+    """The naive bot: always its most preferred legal action by `preference` (the
+    beginnings of action texts, best first; then notation order); with `trail`, the same
     taste among the actions the general mechanism (`Trail`) leaves it."""
 
     name = "shuffler"
 
-    def __init__(self, trail: bool) -> None:
+    def __init__(self, trail: bool, preference: tuple[str, ...] = PREFERENCE) -> None:
         self.trail = Trail() if trail else None
+        self.preference = preference
 
     def choose(self, state: State, seat: int, rng: random.Random) -> Action:
         legal = state.legal_actions() if self.trail is None else self.trail.fresh(state, seat)
-        action = min(legal, key=_taste)
+        action = min(legal, key=self._taste)
         return action if self.trail is None else self.trail.chosen(state, seat, action)
 
-
-def _taste(action: Action) -> tuple[int, str]:
-    rank = next(i for i, p in enumerate(PREFERENCE) if action.text.startswith(p))
-    return rank, action.text
+    def _taste(self, action: Action) -> tuple[int, str]:
+        rank = next(i for i, p in enumerate(self.preference) if action.text.startswith(p))
+        return rank, action.text
 
 
 def jammed() -> State:
